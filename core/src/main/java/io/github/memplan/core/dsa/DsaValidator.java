@@ -1,0 +1,138 @@
+package io.github.memplan.core.dsa;
+
+import io.github.memplan.core.solve.Validator;
+import io.github.memplan.core.solve.Violation;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+
+/**
+ * The oracle of the DSA problem. Checks, from scratch: one offset per buffer, offsets non-negative,
+ * alignment, fixed offsets, capacity, and that no two buffers overlap in time × address (gaps
+ * honoured). Reports at most {@value #MAX_REPORTED} overlaps one by one, then their count.
+ */
+public final class DsaValidator implements Validator<DsaInstance, DsaSolution> {
+  static final int MAX_REPORTED = 20;
+
+  @Override
+  public List<Violation> validate(DsaInstance instance, DsaSolution solution) {
+    List<Violation> out = new ArrayList<>();
+    if (solution.size() != instance.size()) {
+      out.add(
+          new Violation(
+              "count",
+              "solution has "
+                  + solution.size()
+                  + " offsets for "
+                  + instance.size()
+                  + " buffers of '"
+                  + instance.name()
+                  + "'"));
+      return out;
+    }
+    for (int i = 0; i < instance.size(); i++) {
+      Buffer b = instance.buffer(i);
+      long off = solution.offset(i);
+      if (off < 0) {
+        out.add(new Violation("negative", "buffer '" + b.id() + "' has offset " + off + " < 0"));
+        continue;
+      }
+      if (off % b.alignment() != 0) {
+        out.add(
+            new Violation(
+                "alignment",
+                "buffer '"
+                    + b.id()
+                    + "' at offset "
+                    + off
+                    + " is not a multiple of its alignment "
+                    + b.alignment()));
+      }
+      if (b.fixedOffset().isPresent() && b.fixedOffset().getAsLong() != off) {
+        out.add(
+            new Violation(
+                "fixed-offset",
+                "buffer '"
+                    + b.id()
+                    + "' must be at "
+                    + b.fixedOffset().getAsLong()
+                    + " but is at "
+                    + off));
+      }
+      if (off > instance.capacity() - b.size()) {
+        out.add(
+            new Violation(
+                "capacity",
+                "buffer '"
+                    + b.id()
+                    + "' ends at "
+                    + (off + b.size())
+                    + " > capacity "
+                    + instance.capacity()));
+      }
+    }
+    checkOverlaps(instance, solution, out);
+    return out;
+  }
+
+  private static void checkOverlaps(
+      DsaInstance instance, DsaSolution solution, List<Violation> out) {
+    List<Occupancy.Piece> pieces = Occupancy.pieces(instance);
+    LinkedList<Occupancy.Piece> active = new LinkedList<>();
+    long overlaps = 0;
+    for (Occupancy.Piece p : pieces) {
+      if (solution.offset(p.buffer()) < 0) {
+        continue;
+      }
+      long lo = solution.offset(p.buffer()) + p.from();
+      long hi = solution.offset(p.buffer()) + p.to();
+      for (Iterator<Occupancy.Piece> it = active.iterator(); it.hasNext(); ) {
+        Occupancy.Piece q = it.next();
+        if (q.upper() <= p.lower()) {
+          it.remove();
+          continue;
+        }
+        if (q.buffer() == p.buffer()) {
+          continue;
+        }
+        long qlo = solution.offset(q.buffer()) + q.from();
+        long qhi = solution.offset(q.buffer()) + q.to();
+        if (lo < qhi && qlo < hi) {
+          overlaps++;
+          if (overlaps <= MAX_REPORTED) {
+            Buffer a = instance.buffer(q.buffer());
+            Buffer b = instance.buffer(p.buffer());
+            out.add(
+                new Violation(
+                    "overlap",
+                    "buffers '"
+                        + a.id()
+                        + "' ["
+                        + qlo
+                        + ", "
+                        + qhi
+                        + ") and '"
+                        + b.id()
+                        + "' ["
+                        + lo
+                        + ", "
+                        + hi
+                        + ") overlap during timesteps ["
+                        + Math.max(p.lower(), q.lower())
+                        + ", "
+                        + Math.min(p.upper(), q.upper())
+                        + ")"));
+          }
+        }
+      }
+      active.add(p);
+    }
+    if (overlaps > MAX_REPORTED) {
+      out.add(
+          new Violation(
+              "overlap",
+              (overlaps - MAX_REPORTED) + " more overlapping pairs of pieces not listed"));
+    }
+  }
+}

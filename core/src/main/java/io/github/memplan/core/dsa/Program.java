@@ -1,0 +1,118 @@
+package io.github.memplan.core.dsa;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The op sequence behind a GMEM instance: which op defines and reads each value, in schedule order.
+ * Planners that work on ops rather than intervals (TPU-MLIR's documented {@code rec_tbl} algorithm)
+ * read it. Step {@code t} is timestep {@code t} of the instance.
+ *
+ * <p>Every value is either a buffer of the instance (same id) or an alias of one ({@link
+ * #bufferOf}): the outputs of an in-place step alias the buffer of their step's first input.
+ *
+ * @param steps the ops in schedule order
+ * @param aliasOf for each alias value, the buffer id it shares
+ */
+public record Program(List<Step> steps, Map<String, String> aliasOf) {
+
+  public Program {
+    steps = List.copyOf(steps);
+    aliasOf = Collections.unmodifiableMap(new LinkedHashMap<>(aliasOf));
+  }
+
+  /** The buffer id holding {@code value}: itself unless it is an alias. */
+  public String bufferOf(String value) {
+    return aliasOf.getOrDefault(value, value);
+  }
+
+  /** How many operand slots read each value, over all steps. */
+  public Map<String, Integer> useCounts() {
+    Map<String, Integer> uses = new HashMap<>();
+    for (Step s : steps) {
+      for (String in : s.inputs()) {
+        uses.merge(in, 1, Integer::sum);
+      }
+    }
+    return uses;
+  }
+
+  /**
+   * The op view of a plain interval instance (a MiniMalloc CSV), so that op-based planners can run
+   * on it. Timestep {@code t} becomes one op whose outputs are the buffers born at {@code t} and
+   * whose inputs are the buffers that die right after it ({@code upper - 1 == t}).
+   *
+   * <p>A buffer that lives a single timestep ({@code upper == lower + 1}) would be both an output
+   * and an input of the same op; an op cannot read what it has not yet defined, so it is read by
+   * the next op instead. Its space is then released one step later than its interval allows, which
+   * is conservative: every placement stays valid for the instance.
+   */
+  public static Program fromIntervals(List<Buffer> buffers) {
+    int horizon = 0;
+    for (Buffer b : buffers) {
+      horizon = Math.max(horizon, b.upper());
+    }
+    List<List<String>> born = new ArrayList<>();
+    List<List<String>> dying = new ArrayList<>();
+    for (int t = 0; t <= horizon; t++) {
+      born.add(new ArrayList<>());
+      dying.add(new ArrayList<>());
+    }
+    for (Buffer b : buffers) {
+      born.get(b.lower()).add(b.id());
+      int lastUse = Math.max(b.upper() - 1, b.lower() + 1);
+      dying.get(lastUse).add(b.id());
+    }
+    int last = horizon;
+    while (last > 0 && born.get(last).isEmpty() && dying.get(last).isEmpty()) {
+      last--;
+    }
+    List<Step> steps = new ArrayList<>();
+    for (int t = 0; t <= last; t++) {
+      steps.add(new Step("t" + t, "Step", dying.get(t), born.get(t), false));
+    }
+    return new Program(steps, Map.of());
+  }
+
+  /**
+   * Checks that the program fits {@code buffers}: every value defined once, buffers and aliases
+   * consistent, inputs defined before they are read.
+   */
+  void checkAgainst(List<Buffer> buffers) {
+    Set<String> bufferIds = new HashSet<>();
+    for (Buffer b : buffers) {
+      bufferIds.add(b.id());
+    }
+    Set<String> defined = new HashSet<>();
+    for (Step s : steps) {
+      for (String in : s.inputs()) {
+        if (!defined.contains(in) && !s.outputs().contains(in)) {
+          throw new IllegalArgumentException(
+              "program step '" + s.name() + "' reads '" + in + "' before it is defined");
+        }
+      }
+      for (String out : s.outputs()) {
+        if (!defined.add(out)) {
+          throw new IllegalArgumentException(
+              "program value '" + out + "' is defined twice (again by '" + s.name() + "')");
+        }
+        String buf = bufferOf(out);
+        if (!bufferIds.contains(buf)) {
+          throw new IllegalArgumentException(
+              "program value '" + out + "' of step '" + s.name() + "' has no buffer '" + buf + "'");
+        }
+      }
+    }
+    for (String id : bufferIds) {
+      if (!defined.contains(id)) {
+        throw new IllegalArgumentException("buffer '" + id + "' is defined by no program step");
+      }
+    }
+  }
+}

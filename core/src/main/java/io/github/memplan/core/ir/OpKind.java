@@ -1,0 +1,114 @@
+package io.github.memplan.core.ir;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The op kinds memplan understands, named as in ONNX. Attributes follow ONNX's names and
+ * conventions (see {@link ShapeInference} for each kind's inputs and attributes); inputs that ONNX
+ * passes as constant tensors (Reshape's shape, Slice's starts, Pad's pads, Resize's scales,
+ * Squeeze/Unsqueeze's axes) are attributes here.
+ */
+public enum OpKind {
+  CONV("Conv", Category.CONV),
+  CONV_TRANSPOSE("ConvTranspose", Category.CONV),
+  MAX_POOL("MaxPool", Category.POOL),
+  AVERAGE_POOL("AveragePool", Category.POOL),
+  GLOBAL_AVERAGE_POOL("GlobalAveragePool", Category.POOL),
+  GLOBAL_MAX_POOL("GlobalMaxPool", Category.POOL),
+  MAT_MUL("MatMul", Category.MATMUL),
+  GEMM("Gemm", Category.MATMUL),
+  ADD("Add", Category.BINARY),
+  SUB("Sub", Category.BINARY),
+  MUL("Mul", Category.BINARY),
+  DIV("Div", Category.BINARY),
+  POW("Pow", Category.BINARY),
+  MAX("Max", Category.BINARY),
+  MIN("Min", Category.BINARY),
+  RELU("Relu", Category.UNARY),
+  CLIP("Clip", Category.UNARY),
+  LEAKY_RELU("LeakyRelu", Category.UNARY),
+  SIGMOID("Sigmoid", Category.UNARY),
+  HARD_SIGMOID("HardSigmoid", Category.UNARY),
+  HARD_SWISH("HardSwish", Category.UNARY),
+  SILU("Silu", Category.UNARY),
+  TANH("Tanh", Category.UNARY),
+  GELU("Gelu", Category.UNARY),
+  ERF("Erf", Category.UNARY),
+  EXP("Exp", Category.UNARY),
+  LOG("Log", Category.UNARY),
+  SQRT("Sqrt", Category.UNARY),
+  NEG("Neg", Category.UNARY),
+  ABS("Abs", Category.UNARY),
+  IDENTITY("Identity", Category.UNARY),
+  BATCH_NORMALIZATION("BatchNormalization", Category.NORM),
+  LAYER_NORMALIZATION("LayerNormalization", Category.NORM),
+  SOFTMAX("Softmax", Category.NORM),
+  CONCAT("Concat", Category.DATA_MOVEMENT),
+  RESHAPE("Reshape", Category.SHAPE),
+  FLATTEN("Flatten", Category.SHAPE),
+  SQUEEZE("Squeeze", Category.SHAPE),
+  UNSQUEEZE("Unsqueeze", Category.SHAPE),
+  TRANSPOSE("Transpose", Category.DATA_MOVEMENT),
+  UPSAMPLE("Upsample", Category.DATA_MOVEMENT),
+  RESIZE("Resize", Category.DATA_MOVEMENT),
+  PAD("Pad", Category.DATA_MOVEMENT),
+  SLICE("Slice", Category.DATA_MOVEMENT),
+  GATHER("Gather", Category.DATA_MOVEMENT);
+
+  /** Broad families, for cost models and grouping rules. */
+  public enum Category {
+    CONV,
+    POOL,
+    MATMUL,
+    BINARY,
+    UNARY,
+    NORM,
+    /** Ops that only reinterpret the shape: same bytes, same order. */
+    SHAPE,
+    DATA_MOVEMENT
+  }
+
+  private static final Map<String, OpKind> BY_NAME = new HashMap<>();
+
+  static {
+    for (OpKind k : values()) {
+      BY_NAME.put(k.onnxName.toLowerCase(Locale.ROOT), k);
+    }
+  }
+
+  private final String onnxName;
+  private final Category category;
+
+  OpKind(String onnxName, Category category) {
+    this.onnxName = onnxName;
+    this.category = category;
+  }
+
+  /** The ONNX op type, e.g. {@code Conv}. */
+  public String onnxName() {
+    return onnxName;
+  }
+
+  public Category category() {
+    return category;
+  }
+
+  /**
+   * The kind named {@code name} (ONNX op type, case-insensitive); an unknown name fails with a
+   * message naming it.
+   */
+  public static OpKind parse(String name) {
+    OpKind k = BY_NAME.get(name.toLowerCase(Locale.ROOT));
+    if (k == null) {
+      throw new IllegalArgumentException("unknown op kind '" + name + "'");
+    }
+    return k;
+  }
+
+  @Override
+  public String toString() {
+    return onnxName;
+  }
+}
