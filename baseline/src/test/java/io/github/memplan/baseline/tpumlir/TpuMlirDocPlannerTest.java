@@ -1,0 +1,132 @@
+package io.github.memplan.baseline.tpumlir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.Program;
+import io.github.memplan.core.dsa.Step;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Hand-worked runs of the documented rec_tbl algorithm. */
+class TpuMlirDocPlannerTest {
+
+  private static Step op(String name, List<String> in, List<String> out) {
+    return new Step(name, "Op", in, out, false);
+  }
+
+  private static long[] plan(DsaInstance instance) {
+    Outcome<DsaSolution> o = new TpuMlirDocPlanner().solve(instance, SolveContext.unlimited());
+    assertThat(o.status().hasSolution()).isTrue();
+    assertThat(new DsaValidator().validate(instance, o.solution())).isEmpty();
+    return o.solution().offsets();
+  }
+
+  /**
+   * s0 defines A(8) and B(2) at 0 and 8; s1 reads both and defines C(2), which finds both still
+   * held and goes to the top (10); A and B are released after it. s2 reads C and defines D(2):
+   * rec_tbl holds A(0,8), B(8,2), C(10,2) in that order and the first entry that fits is A, so D
+   * lands at 0 although B is an exact fit (best fit would choose 8).
+   */
+  @Test
+  void reusesTheFirstFittingBlockInInsertionOrderNotTheBestFit() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("A", "B")),
+                op("s1", List.of("A", "B"), List.of("C")),
+                op("s2", List.of("C"), List.of("D")),
+                op("ret", List.of("D"), List.of())),
+            Map.of());
+    DsaInstance instance =
+        new DsaInstance(
+            "first-fit",
+            List.of(
+                Buffer.of("A", 0, 2, 8),
+                Buffer.of("B", 0, 2, 2),
+                Buffer.of("C", 1, 3, 2),
+                Buffer.of("D", 2, 4, 2)),
+            DsaInstance.UNBOUNDED,
+            p);
+    assertThat(plan(instance)).containsExactly(0, 8, 10, 0);
+  }
+
+  /**
+   * s1 reads X (its last use) and defines R1 and R2. R1 goes to the top (4); X is then released. R2
+   * could fit X's block, but the fifth condition forbids an operand's address, so R2 goes to 8. s2
+   * defines Z, which reuses X's block at 0: an input freed by op k is reused from op k+1 on.
+   */
+  @Test
+  void neverReusesTheAddressOfAnInputOfTheSameOp() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("X")),
+                op("s1", List.of("X"), List.of("R1", "R2")),
+                op("s2", List.of("R1", "R2"), List.of("Z")),
+                op("ret", List.of("Z"), List.of())),
+            Map.of());
+    DsaInstance instance =
+        new DsaInstance(
+            "no-input-address",
+            List.of(
+                Buffer.of("X", 0, 2, 4),
+                Buffer.of("R1", 1, 3, 4),
+                Buffer.of("R2", 1, 3, 4),
+                Buffer.of("Z", 2, 4, 4)),
+            DsaInstance.UNBOUNDED,
+            p);
+    assertThat(plan(instance)).containsExactly(0, 4, 8, 0);
+  }
+
+  /**
+   * A Reshape output takes its input's address and is not held; its input, read by nobody else, is
+   * then never released, so its block is never reused (peak 12, where 8 would do).
+   */
+  @Test
+  void aValueReadOnlyByAReshapeIsNeverReleased() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("X")),
+                new Step("reshape", "Reshape", List.of("X"), List.of("Y"), true),
+                op("s2", List.of("Y"), List.of("A")),
+                op("s3", List.of("A"), List.of("B")),
+                op("ret", List.of("B"), List.of())),
+            Map.of("Y", "X"));
+    DsaInstance instance =
+        new DsaInstance(
+            "reshape",
+            List.of(Buffer.of("X", 0, 3, 4), Buffer.of("A", 2, 4, 4), Buffer.of("B", 3, 5, 4)),
+            DsaInstance.UNBOUNDED,
+            p);
+    // A: X's block is held -> top (4). B: A is an operand and held, X's block is still held -> 8.
+    assertThat(plan(instance)).containsExactly(0, 4, 8);
+  }
+
+  /** An interval instance runs on its op view; the result is valid and never below max-load. */
+  @Test
+  void plansPlainIntervalInstances() {
+    DsaInstance instance =
+        DsaInstance.of(
+            "intervals",
+            List.of(
+                Buffer.of("b1", 0, 3, 4),
+                Buffer.of("b2", 3, 9, 4),
+                Buffer.of("b3", 0, 9, 4),
+                Buffer.of("b4", 9, 21, 4),
+                Buffer.of("b5", 0, 21, 4)));
+    Outcome<DsaSolution> o = new TpuMlirDocPlanner().solve(instance, SolveContext.unlimited());
+    assertThat(new DsaValidator().validate(instance, o.solution())).isEmpty();
+    // b2 reuses b1's block (freed after step 2), b4 reuses b1's block again: peak 12 = max-load
+    assertThat(o.solution().offsets()).containsExactly(0, 0, 4, 0, 8);
+    assertThat(o.status()).isEqualTo(Status.OPTIMAL);
+  }
+}
