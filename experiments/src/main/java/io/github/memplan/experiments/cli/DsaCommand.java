@@ -1,0 +1,149 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.solve.Violation;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/** {@code memplan dsa}: plan a MiniMalloc CSV instance, or validate a solved one. */
+@Command(
+    name = "dsa",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Plan a dynamic storage allocation instance given as MiniMalloc CSV,"
+          + " or check a solved one (--validate).",
+      "The solution is checked by the validator before anything about it is printed."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  memplan dsa --instance A.1048576.csv --planner tpumlir-doc --out A.solved.csv",
+      "  memplan dsa --validate A.solved.csv"
+    })
+final class DsaCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--instance",
+      paramLabel = "FILE.csv",
+      description = "The instance; an offset column holds fixed offsets.")
+  Path instance;
+
+  @Option(
+      names = "--validate",
+      paramLabel = "SOLVED.csv",
+      description = "Check the offsets of this file against its buffers instead of planning.")
+  Path validate;
+
+  @Option(
+      names = "--capacity",
+      paramLabel = "BYTES",
+      converter = Units.SizeConverter.class,
+      description = "Memory size: bytes, or with KiB, MiB, GiB, TiB (default: unbounded).")
+  Long capacity;
+
+  @Mixin PlanOptions opts;
+
+  @Override
+  public Integer call() throws IOException {
+    if ((instance == null) == (validate == null)) {
+      throw new ParameterException(
+          spec.commandLine(), "give exactly one of --instance FILE.csv and --validate SOLVED.csv");
+    }
+    return validate != null ? validate() : plan();
+  }
+
+  private Integer plan() throws IOException {
+    if (opts.planner == null) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
+    }
+    DsaInstance in = MiniMallocCsv.readInstance(instance);
+    if (capacity != null) {
+      in = in.withCapacity(capacity);
+    }
+    PlanRun run = PlanRun.run(in, opts);
+
+    Report r = new Report();
+    r.add("instance", "instance", in.name(), in.name());
+    r.json("file", instance.toString());
+    r.add(
+        "capacity",
+        "capacity",
+        in.bounded() ? in.capacity() : null,
+        in.bounded() ? PlanRun.bytes(in.capacity()) : "unbounded");
+    r.add("planner", "planner", run.planner(), run.planner() + params(run));
+    r.json("params", run.config());
+    r.add("seed", "seed", run.seed(), Long.toString(run.seed()));
+    run.addOutcome(r, "peak");
+    PrintWriter err = spec.commandLine().getErr();
+    run.writeOut(in, opts, err);
+    r.json("out", opts.out != null && run.hasSolution() ? opts.out.toString() : null);
+    r.print(spec.commandLine().getOut(), opts.json);
+    return run.exitCode(err);
+  }
+
+  private Integer validate() throws IOException {
+    ParseResult parsed = spec.commandLine().getParseResult();
+    for (String planningOnly : List.of("--planner", "--param", "--seed", "--time-limit", "--out")) {
+      if (parsed.hasMatchedOption(planningOnly)) {
+        throw new ParameterException(
+            spec.commandLine(), planningOnly + " does not apply to --validate");
+      }
+    }
+    MiniMallocCsv.Solved solved = MiniMallocCsv.readSolved(validate);
+    DsaInstance in = solved.instance();
+    if (capacity != null) {
+      in = in.withCapacity(capacity);
+    }
+    List<Violation> violations = new DsaValidator().validate(in, solved.solution());
+    long lowerBound = LowerBounds.maxLoad(in);
+    Report r = new Report();
+    r.add("file", "file", validate.toString(), validate.toString());
+    r.add("valid", "verdict", violations.isEmpty(), violations.isEmpty() ? "OK" : "INVALID");
+    r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
+    if (violations.isEmpty()) {
+      long peak = in.peak(solved.solution());
+      r.add("peakBytes", "peak", peak, PlanRun.bytes(peak));
+      r.add("lowerBound", "lower bound", lowerBound, PlanRun.bytes(lowerBound) + ", max load");
+      Double ratio = lowerBound > 0 ? (double) peak / lowerBound : (peak == 0 ? 1.0 : null);
+      r.add(
+          "ratio",
+          "peak / bound",
+          ratio == null ? null : Math.round(ratio * 10000) / 10000.0,
+          ratio == null ? "n/a (bound is 0)" : String.format(Locale.ROOT, "%.4f", ratio));
+    } else {
+      r.add(
+          "violations",
+          "violations",
+          violations.stream().map(Violation::toString).toList(),
+          Integer.toString(violations.size()));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    r.print(out, opts.json);
+    if (!violations.isEmpty() && !opts.json) {
+      for (Violation v : violations) {
+        out.println("  " + v);
+      }
+      out.flush();
+    }
+    return violations.isEmpty() ? Main.OK : Main.FAILED;
+  }
+
+  static String params(PlanRun run) {
+    return run.config().isEmpty() ? "" : " " + run.config();
+  }
+}

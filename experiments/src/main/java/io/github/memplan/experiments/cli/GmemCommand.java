@@ -1,0 +1,93 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.gmem.GmemBuilder;
+import io.github.memplan.core.gmem.GmemOptions;
+import io.github.memplan.core.gmem.GmemProblem;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Models;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code memplan gmem}: a zoo model's GMEM plan on a chip. */
+@Command(
+    name = "gmem",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Build a model's GMEM problem on a chip (TPU-MLIR's weight region and activation"
+          + " lifetimes) and plan its activations with a planner.",
+      "The solution is checked by the validator before anything about it is printed."
+    },
+    footer = {"", "Example:", "  memplan gmem --model resnet18 --planner tpumlir-doc --json"})
+final class GmemCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--model",
+      paramLabel = "NAME",
+      required = true,
+      description = "A zoo model (see 'memplan list models').")
+  String model;
+
+  @Option(
+      names = "--chip",
+      paramLabel = "CHIP",
+      defaultValue = ChipList.DEFAULT,
+      description = "The chip (see 'memplan list chips'; default: ${DEFAULT-VALUE}).")
+  String chip;
+
+  @Option(
+      names = "--inputs-die",
+      description =
+          "Graph inputs die after their last use (TPU-MLIR's IN_REUSE) instead of living for the"
+              + " whole run.")
+  boolean inputsDie;
+
+  @Mixin PlanOptions opts;
+
+  @Override
+  public Integer call() throws IOException {
+    if (opts.planner == null) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
+    }
+    ModelProvider provider = Models.get(model);
+    Chip c = ChipList.get(chip);
+    Graph graph = provider.build();
+    GmemProblem problem =
+        GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));
+    PlanRun run = PlanRun.run(problem.activations(), opts);
+
+    Report r = new Report();
+    r.add("model", "model", provider.name(), provider.name());
+    r.add("chip", "chip", c.name(), c.name());
+    r.add("inputsDie", "inputs", inputsDie, inputsDie ? "die after last use" : "live forever");
+    r.add("planner", "planner", run.planner(), run.planner() + DsaCommand.params(run));
+    r.json("params", run.config());
+    r.add("seed", "seed", run.seed(), Long.toString(run.seed()));
+    r.add(
+        "weightBytes",
+        "weights",
+        problem.weights().totalBytes(),
+        PlanRun.bytes(problem.weights().totalBytes())
+            + ", "
+            + problem.weights().slots().size()
+            + " tensors, "
+            + problem.weights().rawBytes()
+            + " B unpadded");
+    r.json("weightRawBytes", problem.weights().rawBytes());
+    run.addOutcome(r, "activation peak");
+    PrintWriter err = spec.commandLine().getErr();
+    run.writeOut(problem.activations(), opts, err);
+    r.json("out", opts.out != null && run.hasSolution() ? opts.out.toString() : null);
+    r.print(spec.commandLine().getOut(), opts.json);
+    return run.exitCode(err);
+  }
+}

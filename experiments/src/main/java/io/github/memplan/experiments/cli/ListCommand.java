@@ -1,0 +1,92 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Models;
+import io.github.memplan.core.solve.Parameter;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code memplan list planners|chips|models}. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List the registered planners, the known chips or the zoo's models.")
+final class ListCommand implements Callable<Integer> {
+  enum What {
+    planners,
+    chips,
+    models
+  }
+
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "WHAT", description = "One of: ${COMPLETION-CANDIDATES}.")
+  What what;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    List<String[]> rows = new ArrayList<>();
+    List<List<String>> details = new ArrayList<>();
+    switch (what) {
+      case planners -> {
+        for (PlannerProvider<?, ?> p : Planners.all()) {
+          rows.add(new String[] {p.id(), p.instanceType().getSimpleName(), p.description()});
+          List<String> d = new ArrayList<>();
+          for (Parameter param : p.parameters()) {
+            d.add(
+                "--param "
+                    + param.name()
+                    + "="
+                    + param.defaultValue()
+                    + "  "
+                    + param.description());
+          }
+          details.add(d);
+        }
+      }
+      case chips -> ChipList.rows(rows, details);
+      case models -> {
+        for (ModelProvider m : Models.all()) {
+          rows.add(new String[] {m.name(), m.description()});
+          details.add(List.of());
+        }
+      }
+    }
+    if (rows.isEmpty()) {
+      spec.commandLine().getErr().println("memplan: no " + what + " on the class path");
+      spec.commandLine().getErr().flush();
+      return Main.OK;
+    }
+    int[] width = new int[rows.get(0).length];
+    for (String[] r : rows) {
+      for (int i = 0; i < r.length - 1; i++) {
+        width[i] = Math.max(width[i], r[i].length());
+      }
+    }
+    for (int k = 0; k < rows.size(); k++) {
+      String[] r = rows.get(k);
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < r.length; i++) {
+        sb.append(r[i]);
+        if (i < r.length - 1) {
+          sb.append(" ".repeat(width[i] - r[i].length() + 2));
+        }
+      }
+      out.println(sb);
+      for (String d : details.get(k)) {
+        out.println("    " + d);
+      }
+    }
+    out.flush();
+    return Main.OK;
+  }
+}

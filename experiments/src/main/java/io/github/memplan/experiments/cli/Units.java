@@ -1,0 +1,117 @@
+package io.github.memplan.experiments.cli;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Parsing and printing of durations and byte sizes for the command line. */
+final class Units {
+  private Units() {}
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|TiB)?");
+
+  /**
+   * {@code 500ms}, {@code 60s}, {@code 2m}, {@code 1h}, an ISO-8601 duration ({@code PT1M}), or
+   * {@code none} for no time limit ({@code null}).
+   */
+  static Duration parseDuration(String text) {
+    String s = text.strip();
+    if (s.equalsIgnoreCase("none")) {
+      return null;
+    }
+    Matcher m = DURATION.matcher(s);
+    Duration d;
+    if (m.matches()) {
+      long n;
+      try {
+        n = Long.parseLong(m.group(1));
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("'" + text + "' is too long a duration");
+      }
+      d =
+          switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+          };
+    } else {
+      try {
+        d = Duration.parse(s.toUpperCase(Locale.ROOT));
+      } catch (DateTimeParseException e) {
+        throw new TypeConversionException(
+            "'" + text + "' is not a duration (e.g. 500ms, 60s, 2m, 1h, PT1M or none)");
+      }
+    }
+    if (d.isNegative()) {
+      throw new TypeConversionException("'" + text + "' is a negative duration");
+    }
+    return d;
+  }
+
+  /**
+   * Plain bytes, or a number with a binary unit: {@code KiB}, {@code MiB}, {@code GiB}, {@code
+   * TiB}. Decimal units ({@code GB}) are refused rather than guessed.
+   */
+  static long parseSize(String text) {
+    String s = text.strip();
+    Matcher m = SIZE.matcher(s);
+    if (!m.matches()) {
+      throw new TypeConversionException(
+          "'" + text + "' is not a size (bytes, or a number with KiB, MiB, GiB or TiB)");
+    }
+    int shift =
+        m.group(2) == null
+            ? 0
+            : switch (m.group(2)) {
+              case "KiB" -> 10;
+              case "MiB" -> 20;
+              case "GiB" -> 30;
+              case "TiB" -> 40;
+              default -> 0;
+            };
+    try {
+      long n = Long.parseLong(m.group(1));
+      if (n > (Long.MAX_VALUE >> shift)) {
+        throw new NumberFormatException();
+      }
+      return n << shift;
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("'" + text + "' is too large a size");
+    }
+  }
+
+  /** {@code 1536} → {@code 1.50 KiB}; below 1 KiB, {@code 512 B}. */
+  static String humanBytes(long bytes) {
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    if (Math.abs(bytes) < 1024) {
+      return bytes + " B";
+    }
+    double v = bytes;
+    int u = -1;
+    while (Math.abs(v) >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.2f %s", v, units[u]);
+  }
+
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return parseDuration(value);
+    }
+  }
+
+  static final class SizeConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      return parseSize(value);
+    }
+  }
+}

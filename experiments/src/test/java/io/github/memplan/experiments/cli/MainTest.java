@@ -1,0 +1,353 @@
+package io.github.memplan.experiments.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.memplan.core.dsa.MiniMallocCsv;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Runs the CLI in-process with captured output. */
+class MainTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  record Run(int code, String out, String err) {
+    JsonNode json() throws IOException {
+      assertThat(out.strip()).doesNotContain("\n");
+      return JSON.readTree(out);
+    }
+  }
+
+  static Run run(String... args) {
+    CommandLine cl = Main.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @TempDir Path dir;
+  Path small;
+
+  /** a [0,2) 4 B, b [1,3) 8 B, c [2,4) 4 B: max load 12 at t=1 and t=2; stacked, peak 16. */
+  @BeforeEach
+  void smallInstance() throws IOException {
+    small = dir.resolve("small.csv");
+    Files.writeString(small, "id,lower,upper,size\na,0,2,4\nb,1,3,8\nc,2,4,4\n");
+  }
+
+  @Test
+  void versionAndHelp() {
+    Run v = run("--version");
+    assertThat(v.code()).isZero();
+    assertThat(v.out()).startsWith("memplan ").doesNotContain("${");
+    for (String cmd : new String[] {"list", "gmem", "dsa"}) {
+      Run h = run(cmd, "--help");
+      assertThat(h.code()).as(cmd).isZero();
+      assertThat(h.out()).startsWith("Usage: memplan " + cmd);
+    }
+    Run top = run("--help");
+    assertThat(top.code()).isZero();
+    assertThat(top.out()).contains("list", "gmem", "dsa");
+  }
+
+  @Test
+  void noCommandIsBadUsage() {
+    Run r = run();
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("memplan: no command given");
+  }
+
+  @Test
+  void listsPlannersWithTheirParameters() {
+    Run r = run("list", "planners");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .containsPattern("(?m)^test-stack +DsaInstance +Test only: stacks")
+        .contains("--param mode=stack  stack, overlap, error or infeasible");
+  }
+
+  @Test
+  void listsModels() {
+    Run r = run("list", "models");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).containsPattern("(?m)^test-tiny +Test only: conv-relu-reshape-matmul");
+  }
+
+  @Test
+  void listOfSomethingUnknownIsBadUsage() {
+    Run r = run("list", "gpus");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("'gpus'").contains("Try 'memplan list --help'");
+  }
+
+  @Test
+  void plansAnInstance() {
+    Run r = run("dsa", "--instance", small.toString(), "--planner", "test-stack");
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out())
+        .containsPattern("(?m)^instance +small$")
+        .containsPattern("(?m)^status +FEASIBLE$")
+        .containsPattern("(?m)^peak +16 B$")
+        .containsPattern("(?m)^lower bound +12 B, max load$")
+        .containsPattern("(?m)^peak / bound +1\\.3333$")
+        .containsPattern("(?m)^buffers +3$");
+  }
+
+  @Test
+  void plansAnInstanceAsJsonAndWritesAPlanThatValidates() throws IOException {
+    Path out = dir.resolve("small.solved.csv");
+    Run r =
+        run(
+            "dsa",
+            "--instance",
+            small.toString(),
+            "--planner=test-stack",
+            "--param",
+            "mode=stack",
+            "--seed",
+            "7",
+            "--time-limit",
+            "2m",
+            "--out",
+            out.toString(),
+            "--json");
+    assertThat(r.code()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("instance").asText()).isEqualTo("small");
+    assertThat(j.get("planner").asText()).isEqualTo("test-stack");
+    assertThat(j.get("params").get("mode").asText()).isEqualTo("stack");
+    assertThat(j.get("seed").asLong()).isEqualTo(7);
+    assertThat(j.get("status").asText()).isEqualTo("FEASIBLE");
+    assertThat(j.get("peakBytes").asLong()).isEqualTo(16);
+    assertThat(j.get("lowerBound").asLong()).isEqualTo(12);
+    assertThat(j.get("ratio").asDouble()).isEqualTo(1.3333);
+    assertThat(j.get("buffers").asInt()).isEqualTo(3);
+    assertThat(j.get("millis").isNumber()).isTrue();
+    assertThat(j.get("capacity").isNull()).isTrue();
+    assertThat(j.get("out").asText()).isEqualTo(out.toString());
+
+    assertThat(MiniMallocCsv.readSolved(out).solution().offsets()).containsExactly(0, 4, 12);
+    Run v = run("dsa", "--validate", out.toString());
+    assertThat(v.code()).isZero();
+    assertThat(v.out())
+        .containsPattern("(?m)^verdict +OK$")
+        .containsPattern("(?m)^peak +16 B$")
+        .containsPattern("(?m)^lower bound +12 B, max load$");
+    JsonNode vj = run("dsa", "--validate", out.toString(), "--json").json();
+    assertThat(vj.get("valid").asBoolean()).isTrue();
+    assertThat(vj.get("peakBytes").asLong()).isEqualTo(16);
+  }
+
+  @Test
+  void validateReportsABrokenSolution() throws IOException {
+    Path broken = dir.resolve("broken.csv");
+    Files.writeString(broken, "id,lower,upper,size,offset\na,0,2,4,0\nb,1,3,8,2\nc,2,4,4,20\n");
+    Run r = run("dsa", "--validate", broken.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out())
+        .containsPattern("(?m)^verdict +INVALID$")
+        .contains("overlap: buffers 'a' [0, 4) and 'b' [2, 10) overlap during timesteps [1, 2)");
+    JsonNode j = run("dsa", "--validate", broken.toString(), "--json").json();
+    assertThat(j.get("valid").asBoolean()).isFalse();
+    assertThat(j.get("violations")).hasSize(1);
+  }
+
+  @Test
+  void validateNeedsAnOffsetColumn() {
+    Run r = run("dsa", "--validate", small.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .isEqualTo("memplan: " + small + ":1: no 'offset' column: the file holds no solution\n");
+  }
+
+  @Test
+  void validateRejectsPlanningOptions() {
+    Run r = run("dsa", "--validate", small.toString(), "--planner", "test-stack");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("memplan: --planner does not apply to --validate");
+  }
+
+  @Test
+  void malformedCsvIsOneLineWithTheLineNumber() throws IOException {
+    Path bad = dir.resolve("bad.csv");
+    Files.writeString(bad, "id,lower,upper,size\na,0,2,4\nb,1,3,x\n");
+    Run r = run("dsa", "--instance", bad.toString(), "--planner", "test-stack");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("memplan: " + bad + ":3: size 'x' is not an integer\n");
+  }
+
+  @Test
+  void verboseAddsTheStackTrace() throws IOException {
+    Path bad = dir.resolve("bad.csv");
+    Files.writeString(bad, "id,lower,upper,size\na,0,2\n");
+    Run r = run("dsa", "--instance", bad.toString(), "--planner", "test-stack", "--verbose");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("memplan: " + bad + ":2: expected 4 fields")
+        .contains("java.lang.IllegalArgumentException", "\tat ");
+  }
+
+  @Test
+  void missingFileIsBadInput() {
+    Run r = run("dsa", "--instance", dir.resolve("nope.csv").toString(), "--planner", "naive");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .isEqualTo("memplan: " + dir.resolve("nope.csv") + ": no such file or directory\n");
+  }
+
+  @Test
+  void unknownPlannerListsTheKnownOnes() {
+    Run r = run("dsa", "--instance", small.toString(), "--planner", "nope");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("memplan: unknown planner 'nope' for DsaInstance (known: ")
+        .contains("test-stack")
+        .endsWith(")\n")
+        .hasLineCount(1);
+  }
+
+  @Test
+  void unknownParameterListsTheKnownOnes() {
+    Run r = run("dsa", "--instance", small.toString(), "--planner", "test-stack", "--param", "x=1");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .isEqualTo("memplan: planner 'test-stack': unknown parameter 'x' (known: mode)\n");
+  }
+
+  @Test
+  void badUsageExitsTwoWithAHint() {
+    Run unknown = run("dsa", "--bogus");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err())
+        .isEqualTo(
+            "memplan: Unknown option: '--bogus'\nTry 'memplan dsa --help' for more information.\n");
+
+    Run duration =
+        run("dsa", "--instance", small.toString(), "--planner", "test-stack", "--time-limit", "3x");
+    assertThat(duration.code()).isEqualTo(2);
+    assertThat(duration.err()).contains("'3x' is not a duration");
+
+    Run size =
+        run("dsa", "--instance", small.toString(), "--planner", "test-stack", "--capacity", "1GB");
+    assertThat(size.code()).isEqualTo(2);
+    assertThat(size.err()).contains("'1GB' is not a size");
+
+    Run noPlanner = run("dsa", "--instance", small.toString());
+    assertThat(noPlanner.code()).isEqualTo(2);
+    assertThat(noPlanner.err()).startsWith("memplan: Missing required option: '--planner=ID'");
+
+    Run neither = run("dsa", "--planner", "test-stack");
+    assertThat(neither.code()).isEqualTo(2);
+    assertThat(neither.err()).startsWith("memplan: give exactly one of --instance");
+  }
+
+  @Test
+  void invalidSolutionIsNeverPrinted() {
+    Path out = dir.resolve("never.csv");
+    Run r =
+        run(
+            "dsa",
+            "--instance",
+            small.toString(),
+            "--planner",
+            "test-stack",
+            "--param",
+            "mode=overlap",
+            "--out",
+            out.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .startsWith(
+            "memplan: planner 'test-stack' returned an invalid solution for 'small': overlap:")
+        .hasLineCount(1);
+    assertThat(out).doesNotExist();
+  }
+
+  @Test
+  void errorStatusIsPrintedHonestlyAndExitsOne() throws IOException {
+    Run r =
+        run(
+            "dsa",
+            "--instance",
+            small.toString(),
+            "--planner",
+            "test-stack",
+            "--param",
+            "mode=error",
+            "--json");
+    assertThat(r.code()).isEqualTo(1);
+    JsonNode j = r.json();
+    assertThat(j.get("status").asText()).isEqualTo("ERROR");
+    assertThat(j.get("message").asText()).isEqualTo("deliberate failure");
+    assertThat(j.get("peakBytes").isNull()).isTrue();
+    assertThat(j.get("ratio").isNull()).isTrue();
+    assertThat(r.err()).isEqualTo("memplan: planner 'test-stack' failed: deliberate failure\n");
+  }
+
+  @Test
+  void statusesWithoutASolutionExitZeroWithoutAPeak() {
+    Path out = dir.resolve("none.csv");
+    Run r =
+        run(
+            "dsa",
+            "--instance",
+            small.toString(),
+            "--planner",
+            "test-stack",
+            "--param",
+            "mode=infeasible",
+            "--out",
+            out.toString());
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .containsPattern("(?m)^status +INFEASIBLE \\(deliberately infeasible\\)$")
+        .containsPattern("(?m)^peak +none \\(no solution\\)$")
+        .doesNotContainPattern("(?m)^peak / bound");
+    assertThat(r.err()).contains("not written");
+    assertThat(out).doesNotExist();
+
+    Run tight =
+        run(
+            "dsa",
+            "--instance",
+            small.toString(),
+            "--planner",
+            "test-stack",
+            "--capacity",
+            "12",
+            "--time-limit",
+            "500ms");
+    assertThat(tight.code()).isZero();
+    assertThat(tight.out())
+        .containsPattern("(?m)^capacity +12 B$")
+        .containsPattern("(?m)^status +NO_SOLUTION_IN_BUDGET");
+  }
+
+  @Test
+  void unknownModelListsTheKnownOnes() {
+    Run r = run("gmem", "--model", "nope", "--planner", "test-stack");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("memplan: unknown model 'nope' (known: ").contains("test-tiny");
+  }
+
+  @Test
+  void gmemNeedsAModel() {
+    Run r = run("gmem", "--planner", "test-stack");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("memplan: Missing required option: '--model=NAME'");
+  }
+}

@@ -1,0 +1,71 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Parameter;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.PlannerConfig;
+import io.github.memplan.core.solve.PlannerProvider;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A test-only planner, {@code test-stack}: stacks the buffers without reuse, ignoring fixed offsets
+ * (valid for instances without them), or, by its {@code mode} parameter, misbehaves on purpose so
+ * that the CLI's handling of bad planners can be tested: {@code overlap} puts every buffer at 0,
+ * {@code error} and {@code infeasible} return those statuses.
+ */
+public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaSolution> {
+  @Override
+  public String id() {
+    return "test-stack";
+  }
+
+  @Override
+  public String description() {
+    return "Test only: stacks buffers without reuse, or misbehaves by mode.";
+  }
+
+  @Override
+  public String citation() {
+    return "none (test fixture)";
+  }
+
+  @Override
+  public Class<DsaInstance> instanceType() {
+    return DsaInstance.class;
+  }
+
+  @Override
+  public List<Parameter> parameters() {
+    return List.of(new Parameter("mode", "stack, overlap, error or infeasible", "stack"));
+  }
+
+  @Override
+  public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
+    String mode = config.string("mode");
+    return (instance, ctx) ->
+        switch (mode) {
+          case "stack" -> {
+            long[] offsets = new long[instance.size()];
+            long top = 0;
+            for (int i = 0; i < instance.size(); i++) {
+              Buffer b = instance.buffer(i);
+              top = (top + b.alignment() - 1) / b.alignment() * b.alignment();
+              offsets[i] = top;
+              top += b.size();
+            }
+            yield top > instance.capacity()
+                ? Outcome.noSolution(OptionalLong.empty(), "stack exceeds the capacity")
+                : Outcome.feasible(new DsaSolution(offsets), OptionalLong.empty());
+          }
+          case "overlap" ->
+              Outcome.feasible(new DsaSolution(new long[instance.size()]), OptionalLong.empty());
+          case "error" -> Outcome.error("deliberate failure");
+          case "infeasible" -> Outcome.infeasible("deliberately infeasible");
+          default -> throw new IllegalArgumentException("test-stack: unknown mode '" + mode + "'");
+        };
+  }
+}

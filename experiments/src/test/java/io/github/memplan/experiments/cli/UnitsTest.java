@@ -1,0 +1,51 @@
+package io.github.memplan.experiments.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
+
+class UnitsTest {
+  @Test
+  void durations() {
+    assertThat(Units.parseDuration("60s")).isEqualTo(Duration.ofSeconds(60));
+    assertThat(Units.parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(Units.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(Units.parseDuration("1h")).isEqualTo(Duration.ofHours(1));
+    assertThat(Units.parseDuration("PT1M")).isEqualTo(Duration.ofMinutes(1));
+    assertThat(Units.parseDuration("pt1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Units.parseDuration("none")).isNull();
+    for (String bad : new String[] {"", "60", "1 s", "-5s", "PT-1S", "1.5s", "s"}) {
+      assertThatThrownBy(() -> Units.parseDuration(bad))
+          .as(bad)
+          .isInstanceOf(TypeConversionException.class);
+    }
+  }
+
+  @Test
+  void sizes() {
+    assertThat(Units.parseSize("0")).isZero();
+    assertThat(Units.parseSize("1048576")).isEqualTo(1 << 20);
+    assertThat(Units.parseSize("1MiB")).isEqualTo(1 << 20);
+    assertThat(Units.parseSize("16GiB")).isEqualTo(16L << 30);
+    assertThat(Units.parseSize("3 KiB")).isEqualTo(3072);
+    assertThat(Units.parseSize("2TiB")).isEqualTo(2L << 40);
+    assertThat(Units.parseSize("12B")).isEqualTo(12);
+    for (String bad : new String[] {"", "1GB", "1.5MiB", "-1", "1mib", "99999999999999999999"}) {
+      assertThatThrownBy(() -> Units.parseSize(bad))
+          .as(bad)
+          .isInstanceOf(TypeConversionException.class);
+    }
+    assertThatThrownBy(() -> Units.parseSize("9000000TiB"))
+        .isInstanceOf(TypeConversionException.class);
+  }
+
+  @Test
+  void humanBytes() {
+    assertThat(Units.humanBytes(512)).isEqualTo("512 B");
+    assertThat(Units.humanBytes(1536)).isEqualTo("1.50 KiB");
+    assertThat(Units.humanBytes(16L << 30)).isEqualTo("16.00 GiB");
+  }
+}
