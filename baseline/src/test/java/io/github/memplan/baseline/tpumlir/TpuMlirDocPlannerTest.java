@@ -87,11 +87,13 @@ class TpuMlirDocPlannerTest {
   }
 
   /**
-   * A Reshape output takes its input's address and is not held; its input, read by nobody else, is
-   * then never released, so its block is never reused (peak 12, where 8 would do).
+   * A Reshape output takes its input's address and is held itself. When the Reshape output's last
+   * reader runs, its entry is released and the block at 0 is free although the input X, read only
+   * by the Reshape, stays in hold_edges: s2's A goes to the top (4), s3's B reuses the block at 0
+   * through Y's entry.
    */
   @Test
-  void aValueReadOnlyByAReshapeIsNeverReleased() {
+  void aReshapeBlockIsFreedByTheLastReaderOfTheReshape() {
     Program p =
         new Program(
             List.of(
@@ -107,8 +109,38 @@ class TpuMlirDocPlannerTest {
             List.of(Buffer.of("X", 0, 3, 4), Buffer.of("A", 2, 4, 4), Buffer.of("B", 3, 5, 4)),
             DsaInstance.UNBOUNDED,
             p);
-    // A: X's block is held -> top (4). B: A is an operand and held, X's block is still held -> 8.
-    assertThat(plan(instance)).containsExactly(0, 4, 8);
+    assertThat(plan(instance)).containsExactly(0, 4, 0);
+  }
+
+  /**
+   * Departure (a): X is read by its Reshape Y and later by s4. When Y's last reader s2 releases Y,
+   * X still has a reader, so offset 0 stays in use and s3's D goes to the top (8); the source would
+   * erase offset 0 and put D at 0, over the live X. After s4 reads X, A's block (4) is the first
+   * free entry for B.
+   */
+  @Test
+  void aReshapeBlockStaysInUseWhileItsInputIsStillRead() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("X")),
+                new Step("reshape", "Reshape", List.of("X"), List.of("Y"), true),
+                op("s2", List.of("Y"), List.of("A")),
+                op("s3", List.of("A"), List.of("D")),
+                op("s4", List.of("X", "D"), List.of("B")),
+                op("ret", List.of("B"), List.of())),
+            Map.of("Y", "X"));
+    DsaInstance instance =
+        new DsaInstance(
+            "reshape-live-input",
+            List.of(
+                Buffer.of("X", 0, 5, 4),
+                Buffer.of("A", 2, 4, 4),
+                Buffer.of("D", 3, 5, 4),
+                Buffer.of("B", 4, 6, 4)),
+            DsaInstance.UNBOUNDED,
+            p);
+    assertThat(plan(instance)).containsExactly(0, 4, 8, 4);
   }
 
   /** An interval instance runs on its op view; the result is valid and never below max-load. */

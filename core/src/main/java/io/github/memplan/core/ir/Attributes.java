@@ -52,7 +52,10 @@ public final class Attributes {
     throw wrongType(name, "an int", a);
   }
 
-  /** The ints of {@code name}, or {@code defaultValue} (may be {@code null}) when absent. */
+  /**
+   * The ints of {@code name} (a single int is a list of one), or {@code defaultValue} (may be
+   * {@code null}) when absent.
+   */
   public long[] getInts(String name, long[] defaultValue) {
     Attr a = values.get(name);
     if (a == null) {
@@ -81,7 +84,10 @@ public final class Attributes {
     throw wrongType(name, "a float", a);
   }
 
-  /** The floats of {@code name}, or {@code defaultValue} (may be {@code null}) when absent. */
+  /**
+   * The floats of {@code name} (ints are widened, a single value is a list of one), or {@code
+   * defaultValue} (may be {@code null}) when absent.
+   */
   public double[] getFloats(String name, double[] defaultValue) {
     Attr a = values.get(name);
     if (a == null) {
@@ -92,6 +98,12 @@ public final class Attributes {
     }
     if (a instanceof Attr.Ints i) {
       return i.values().stream().mapToDouble(Long::doubleValue).toArray();
+    }
+    if (a instanceof Attr.Float f) {
+      return new double[] {f.value()};
+    }
+    if (a instanceof Attr.Int i) {
+      return new double[] {i.value()};
     }
     throw wrongType(name, "a list of floats", a);
   }

@@ -3,11 +3,13 @@ package io.github.memplan.core.ir;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jgrapht.Graphs;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.DirectedAcyclicGraph;
@@ -21,8 +23,12 @@ import org.jgrapht.graph.DirectedAcyclicGraph;
  * never in hash order.
  */
 public final class Graph {
-  /** An edge of the op graph: {@code tensor} flows from its producer to one consumer. */
-  public record Edge(String tensor, int operandIndex) {}
+  /**
+   * An edge of the op graph: {@code tensor} flows from its producer into operand {@code
+   * operandIndex} of op {@code consumer}. The consumer is part of the identity: JGraphT keys edges
+   * by equality, so two consumers reading one tensor at the same operand need distinct edges.
+   */
+  public record Edge(String tensor, String consumer, int operandIndex) {}
 
   private final String name;
   private final Map<String, Tensor> tensors;
@@ -65,7 +71,7 @@ public final class Graph {
         Op p = prod.get(in);
         if (p != null) {
           try {
-            g.addEdge(p, op, new Edge(in, k));
+            g.addEdge(p, op, new Edge(in, op.name(), k));
           } catch (IllegalArgumentException cycle) {
             throw new IllegalArgumentException(
                 "graph '"
@@ -153,9 +159,9 @@ public final class Graph {
     return dag;
   }
 
-  /** The ops whose outputs {@code op} reads. */
+  /** The ops whose outputs {@code op} reads, each once, in operand order. */
   public List<Op> predecessors(Op op) {
-    return Graphs.predecessorListOf(dag, op);
+    return Graphs.predecessorListOf(dag, op).stream().distinct().toList();
   }
 
   /** Number of learned parameters: elements of all {@link Role#WEIGHT} tensors. */
@@ -252,9 +258,23 @@ public final class Graph {
         List<String> opInputs,
         List<String> opOutputs) {
       Op op = new Op(opName, kind, attrs, opInputs, opOutputs);
-      if (opNames.put(opName, Boolean.TRUE) != null) {
+      // validate everything before changing the builder, so a failed op leaves no trace
+      if (opNames.containsKey(opName)) {
         throw new IllegalArgumentException(
             "graph '" + name + "': op name '" + opName + "' is used twice");
+      }
+      Set<String> seen = new HashSet<>();
+      for (String o : opOutputs) {
+        if (tensors.containsKey(o) || !seen.add(o)) {
+          throw new IllegalArgumentException(
+              "graph '"
+                  + name
+                  + "': tensor '"
+                  + o
+                  + "' is defined twice (by op "
+                  + op.label()
+                  + ")");
+        }
       }
       List<TensorType> in = new ArrayList<>();
       for (String i : opInputs) {
@@ -275,6 +295,7 @@ public final class Graph {
                 + " outputs but computes "
                 + out.size());
       }
+      opNames.put(opName, Boolean.TRUE);
       List<Tensor> result = new ArrayList<>();
       for (int k = 0; k < out.size(); k++) {
         TensorType tt = out.get(k);

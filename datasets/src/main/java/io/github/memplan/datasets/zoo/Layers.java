@@ -1,0 +1,222 @@
+package io.github.memplan.datasets.zoo;
+
+import io.github.memplan.core.ir.Attributes;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.ir.Shape;
+
+/**
+ * Layer-level helpers over a {@link Graph.Builder}: each call adds the layer's parameters and ops
+ * and returns the name of its output tensor. Parameters are named after the layer as in PyTorch
+ * state dicts ({@code <layer>.weight}, {@code <layer>.bias}, {@code <layer>.running_mean}, ...);
+ * single-op layers name their op and output tensor after the layer.
+ *
+ * <p>Learned parameters are {@link Graph.Builder#weight weights}; BatchNorm running statistics are
+ * {@link Graph.Builder#constant constants}, so {@link Graph#parameterCount()} counts what PyTorch's
+ * {@code sum(p.numel() for p in model.parameters())} counts.
+ */
+public final class Layers {
+  private final Graph.Builder b;
+  private final DType dtype;
+
+  /** Layers whose parameters have element type {@code dtype}. */
+  public Layers(Graph.Builder builder, DType dtype) {
+    this.b = builder;
+    this.dtype = dtype;
+  }
+
+  public Graph.Builder builder() {
+    return b;
+  }
+
+  /** The shape of a tensor defined so far. */
+  public Shape shape(String tensor) {
+    return b.tensor(tensor).shape();
+  }
+
+  /**
+   * A square 2-D convolution with {@code [out, in/group, k, k]} weights and symmetric padding.
+   *
+   * @param bias whether the layer has a {@code [out]} bias
+   */
+  public String conv(
+      String name,
+      String x,
+      long outChannels,
+      long kernel,
+      long stride,
+      long pad,
+      long group,
+      boolean bias) {
+    long in = shape(x).dim(1);
+    String w = name + ".weight";
+    b.weight(w, dtype, outChannels, in / group, kernel, kernel);
+    Attributes attrs =
+        Attributes.builder()
+            .put("kernel_shape", kernel, kernel)
+            .put("strides", stride, stride)
+            .put("pads", pad, pad, pad, pad)
+            .put("dilations", 1L, 1L)
+            .put("group", group)
+            .build();
+    if (!bias) {
+      return op(name, OpKind.CONV, attrs, x, w);
+    }
+    String bs = name + ".bias";
+    b.weight(bs, dtype, outChannels);
+    return op(name, OpKind.CONV, attrs, x, w, bs);
+  }
+
+  /**
+   * Inference BatchNormalization over dim 1: learned {@code weight} and {@code bias}, constant
+   * {@code running_mean} and {@code running_var}; epsilon 1e-5 (PyTorch's default).
+   */
+  public String batchNorm(String name, String x) {
+    long c = shape(x).dim(1);
+    b.weight(name + ".weight", dtype, c);
+    b.weight(name + ".bias", dtype, c);
+    b.constant(name + ".running_mean", dtype, c);
+    b.constant(name + ".running_var", dtype, c);
+    return op(
+        name,
+        OpKind.BATCH_NORMALIZATION,
+        Attributes.builder().put("epsilon", 1e-5).build(),
+        x,
+        name + ".weight",
+        name + ".bias",
+        name + ".running_mean",
+        name + ".running_var");
+  }
+
+  public String relu(String name, String x) {
+    return op(name, OpKind.RELU, Attributes.empty(), x);
+  }
+
+  /** ReLU6 as ONNX exports it: Clip to [0, 6]. */
+  public String relu6(String name, String x) {
+    return op(name, OpKind.CLIP, Attributes.builder().put("min", 0.0).put("max", 6.0).build(), x);
+  }
+
+  public String add(String name, String x, String y) {
+    return op(name, OpKind.ADD, Attributes.empty(), x, y);
+  }
+
+  public String sub(String name, String x, String y) {
+    return op(name, OpKind.SUB, Attributes.empty(), x, y);
+  }
+
+  public String mul(String name, String x, String y) {
+    return op(name, OpKind.MUL, Attributes.empty(), x, y);
+  }
+
+  public String div(String name, String x, String y) {
+    return op(name, OpKind.DIV, Attributes.empty(), x, y);
+  }
+
+  /** Square max pooling with symmetric padding, floor rounding. */
+  public String maxPool(String name, String x, long kernel, long stride, long pad) {
+    return op(
+        name,
+        OpKind.MAX_POOL,
+        Attributes.builder()
+            .put("kernel_shape", kernel, kernel)
+            .put("strides", stride, stride)
+            .put("pads", pad, pad, pad, pad)
+            .build(),
+        x);
+  }
+
+  public String globalAvgPool(String name, String x) {
+    return op(name, OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), x);
+  }
+
+  /** Flatten from dim 1: {@code [N, ...] -> [N, prod(...)]}. */
+  public String flatten(String name, String x) {
+    return op(name, OpKind.FLATTEN, Attributes.builder().put("axis", 1L).build(), x);
+  }
+
+  /**
+   * A fully connected layer as one Gemm with transB=1: weight {@code [out, in]} (PyTorch's layout)
+   * and bias {@code [out]}; {@code x} is {@code [N, in]}.
+   */
+  public String gemm(String name, String x, long outFeatures) {
+    long in = shape(x).dim(-1);
+    b.weight(name + ".weight", dtype, outFeatures, in);
+    b.weight(name + ".bias", dtype, outFeatures);
+    return op(
+        name,
+        OpKind.GEMM,
+        Attributes.builder().put("transB", 1L).build(),
+        x,
+        name + ".weight",
+        name + ".bias");
+  }
+
+  /**
+   * A fully connected layer on the last dim of any rank, as MatMul then Add (how ONNX exports
+   * linear layers on 3-D activations): weight {@code [in, out]}, bias {@code [out]}. The MatMul op
+   * is {@code <name>.matmul}, the Add op (and the output) {@code <name>}.
+   */
+  public String linear(String name, String x, long outFeatures) {
+    long in = shape(x).dim(-1);
+    b.weight(name + ".weight", dtype, in, outFeatures);
+    b.weight(name + ".bias", dtype, outFeatures);
+    String mm = matmul(name + ".matmul", x, name + ".weight");
+    return add(name, mm, name + ".bias");
+  }
+
+  /** LayerNormalization over the last dim with learned {@code weight} and {@code bias}. */
+  public String layerNorm(String name, String x, double epsilon) {
+    long d = shape(x).dim(-1);
+    b.weight(name + ".weight", dtype, d);
+    b.weight(name + ".bias", dtype, d);
+    return op(
+        name,
+        OpKind.LAYER_NORMALIZATION,
+        Attributes.builder().put("axis", -1L).put("epsilon", epsilon).build(),
+        x,
+        name + ".weight",
+        name + ".bias");
+  }
+
+  public String matmul(String name, String x, String y) {
+    return op(name, OpKind.MAT_MUL, Attributes.empty(), x, y);
+  }
+
+  public String softmax(String name, String x, long axis) {
+    return op(name, OpKind.SOFTMAX, Attributes.builder().put("axis", axis).build(), x);
+  }
+
+  /** Exact (erf) GELU. */
+  public String gelu(String name, String x) {
+    return op(name, OpKind.GELU, Attributes.empty(), x);
+  }
+
+  public String tanh(String name, String x) {
+    return op(name, OpKind.TANH, Attributes.empty(), x);
+  }
+
+  public String gather(String name, String data, String indices, long axis) {
+    return op(name, OpKind.GATHER, Attributes.builder().put("axis", axis).build(), data, indices);
+  }
+
+  /** An embedding table {@code <name>.weight [rows, dim]} looked up with {@code indices}. */
+  public String embedding(String name, String indices, long rows, long dim) {
+    b.weight(name + ".weight", dtype, rows, dim);
+    return gather(name, name + ".weight", indices, 0);
+  }
+
+  public String reshape(String name, String x, long... shape) {
+    return op(name, OpKind.RESHAPE, Attributes.builder().put("shape", shape).build(), x);
+  }
+
+  public String transpose(String name, String x, long... perm) {
+    return op(name, OpKind.TRANSPOSE, Attributes.builder().put("perm", perm).build(), x);
+  }
+
+  /** Adds a single-output op named {@code name} and returns its output's name. */
+  public String op(String name, OpKind kind, Attributes attrs, String... inputs) {
+    return b.op(name, kind, attrs, inputs).name();
+  }
+}

@@ -1,0 +1,38 @@
+package io.github.memplan.datasets.zoo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Models;
+import org.junit.jupiter.api.Test;
+
+class ZooTest {
+  @Test
+  void serviceLoaderFindsTheZoo() {
+    assertThat(Models.all())
+        .extracting(ModelProvider::name)
+        .contains("bert-base", "mobilenetv2", "resnet18");
+    assertThat(Models.get("resnet18")).isInstanceOf(ResNet18.class);
+    assertThat(Models.get("mobilenetv2")).isInstanceOf(MobileNetV2.class);
+    assertThat(Models.get("bert-base")).isInstanceOf(BertBase.class);
+  }
+
+  @Test
+  void everyModelDescribesItselfAndBuildsUnderItsName() {
+    for (ModelProvider p : Models.all()) {
+      assertThat(p.name()).matches("[a-z0-9][a-z0-9-]*");
+      assertThat(p.description()).isNotBlank();
+      assertThat(p.citation()).isNotBlank();
+      assertThat(p.build().name()).isEqualTo(p.name());
+    }
+  }
+
+  @Test
+  void unknownModelListsTheKnownOnes() {
+    assertThatThrownBy(() -> Models.get("resnet1000"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown model 'resnet1000'")
+        .hasMessageContaining("resnet18");
+  }
+}
