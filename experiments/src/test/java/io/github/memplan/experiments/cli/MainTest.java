@@ -81,7 +81,9 @@ class MainTest {
   void listsModels() {
     Run r = run("list", "models");
     assertThat(r.code()).isZero();
-    assertThat(r.out()).containsPattern("(?m)^test-tiny +Test only: conv-relu-reshape-matmul");
+    assertThat(r.out())
+        .containsPattern("(?m)^test-tiny +Test only: conv-relu-reshape-matmul")
+        .containsPattern("(?m)^resnet18 +");
   }
 
   @Test
