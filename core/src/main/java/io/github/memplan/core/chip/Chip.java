@@ -5,7 +5,8 @@ import java.util.OptionalDouble;
 
 /**
  * The constants of one accelerator, as TPU-MLIR's backend headers give them (see {@code
- * reference/tpu-mlir.md} §3). Sizes are bytes; LMEM sizes are per NPU lane.
+ * reference/tpu-mlir.md} §3). Sizes are bytes; LMEM sizes are per NPU lane. The known chips are in
+ * {@link Chips}.
  *
  * @param name lower-case id, e.g. {@code bm1684x}
  * @param family {@code bm168x} or {@code cv18xx}: which GMEM and LayerGroup rules apply
@@ -16,8 +17,9 @@ import java.util.OptionalDouble;
  * @param euBytes execution-unit alignment in bytes ({@code EU_BYTES}; for CV18xx {@code eu_num})
  * @param gmemAlignment alignment of activations in GMEM (4096 on BM168x, 16 on CV18xx)
  * @param weightAlignment alignment of each weight in GMEM (4096 on BM168x, 16 on CV18xx)
- * @param dmaAlignBytes {@code DMA_ALGN_BYTES}, 0 when not set
- * @param maxCores cores per chip
+ * @param dmaAlignBytes {@code DMA_ALGN_BYTES}, 0 when the chip's header does not set it or it does
+ *     not apply (CV18xx); TPU-MLIR itself falls back to 512 for an unset BM168x value
+ * @param maxCores cores per chip (1 when the table gives none)
  * @param tiuMhz TIU clock when known
  * @param gdmaMhz GDMA clock when known
  * @param ddrGBps DDR (or s2l GDMA) bandwidth in GB/s when known

@@ -61,15 +61,14 @@ public final class DsaValidator implements Validator<DsaInstance, DsaSolution> {
                     + off));
       }
       if (off > instance.capacity() - b.size()) {
+        String end =
+            endOverflows(off, b.size())
+                ? "past Long.MAX_VALUE (offset " + off + ", size " + b.size() + ")"
+                : String.valueOf(off + b.size());
         out.add(
             new Violation(
                 "capacity",
-                "buffer '"
-                    + b.id()
-                    + "' ends at "
-                    + (off + b.size())
-                    + " > capacity "
-                    + instance.capacity()));
+                "buffer '" + b.id() + "' ends at " + end + " > capacity " + instance.capacity()));
       }
     }
     checkOverlaps(instance, solution, out);
@@ -82,11 +81,13 @@ public final class DsaValidator implements Validator<DsaInstance, DsaSolution> {
     LinkedList<Occupancy.Piece> active = new LinkedList<>();
     long overlaps = 0;
     for (Occupancy.Piece p : pieces) {
-      if (solution.offset(p.buffer()) < 0) {
+      long off = solution.offset(p.buffer());
+      // negative and overflowing offsets are reported above; their addresses are meaningless
+      if (off < 0 || endOverflows(off, instance.buffer(p.buffer()).size())) {
         continue;
       }
-      long lo = solution.offset(p.buffer()) + p.from();
-      long hi = solution.offset(p.buffer()) + p.to();
+      long lo = off + p.from();
+      long hi = off + p.to();
       for (Iterator<Occupancy.Piece> it = active.iterator(); it.hasNext(); ) {
         Occupancy.Piece q = it.next();
         if (q.upper() <= p.lower()) {
@@ -134,5 +135,9 @@ public final class DsaValidator implements Validator<DsaInstance, DsaSolution> {
               "overlap",
               (overlaps - MAX_REPORTED) + " more overlapping pairs of pieces not listed"));
     }
+  }
+
+  private static boolean endOverflows(long offset, long size) {
+    return offset > Long.MAX_VALUE - size;
   }
 }

@@ -82,7 +82,7 @@ public record Program(List<Step> steps, Map<String, String> aliasOf) {
 
   /**
    * Checks that the program fits {@code buffers}: every value defined once, buffers and aliases
-   * consistent, inputs defined before they are read.
+   * consistent, inputs defined by an earlier step than the one that reads them.
    */
   void checkAgainst(List<Buffer> buffers) {
     Set<String> bufferIds = new HashSet<>();
@@ -92,7 +92,8 @@ public record Program(List<Step> steps, Map<String, String> aliasOf) {
     Set<String> defined = new HashSet<>();
     for (Step s : steps) {
       for (String in : s.inputs()) {
-        if (!defined.contains(in) && !s.outputs().contains(in)) {
+        // a step cannot read what it defines: its outputs are defined only after it runs
+        if (!defined.contains(in)) {
           throw new IllegalArgumentException(
               "program step '" + s.name() + "' reads '" + in + "' before it is defined");
         }

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * A planner's resolved configuration: every declared parameter with its given or default value.
- * Unknown keys fail fast, naming the planner and the keys it accepts.
+ * Unknown keys, null values and parameters declared twice fail fast, naming the planner (and, for
+ * an unknown key, the keys it accepts).
  */
 public final class PlannerConfig {
   private final String plannerId;
@@ -24,9 +25,16 @@ public final class PlannerConfig {
       String plannerId, List<Parameter> declared, Map<String, String> given) {
     Map<String, String> values = new TreeMap<>();
     for (Parameter p : declared) {
-      values.put(p.name(), p.defaultValue());
+      if (values.put(p.name(), p.defaultValue()) != null) {
+        throw new IllegalArgumentException(
+            "planner '" + plannerId + "' declares parameter '" + p.name() + "' twice");
+      }
     }
     for (Map.Entry<String, String> e : new TreeMap<>(given).entrySet()) {
+      if (e.getValue() == null) {
+        throw new IllegalArgumentException(
+            "planner '" + plannerId + "': parameter '" + e.getKey() + "' has no value");
+      }
       if (!values.containsKey(e.getKey())) {
         String known =
             declared.isEmpty()

@@ -1,0 +1,54 @@
+package io.github.memplan.core.ir;
+
+/**
+ * Multiply-accumulate counts, as papers report them ("MACs", "MAdds"): convolutions, transposed
+ * convolutions and matrix products only. Elementwise ops, normalisation, pooling and softmax count
+ * nothing, following the convention of the ResNet, MobileNet and ViT papers' tables.
+ */
+public final class Macs {
+  private Macs() {}
+
+  /** The MACs of one op of {@code graph}. */
+  public static long of(Graph graph, Op op) {
+    return switch (op.kind()) {
+      case CONV -> {
+        Shape out = graph.tensor(op.outputs().get(0)).shape();
+        Shape w = graph.tensor(op.inputs().get(1)).shape();
+        // out elements x (C/group x kernel area)
+        long perOutput = 1;
+        for (int i = 1; i < w.rank(); i++) {
+          perOutput = Math.multiplyExact(perOutput, w.dim(i));
+        }
+        yield Math.multiplyExact(out.elements(), perOutput);
+      }
+      case CONV_TRANSPOSE -> {
+        // every input element is scattered through (M/group x kernel area) weights
+        Shape in = graph.tensor(op.inputs().get(0)).shape();
+        Shape w = graph.tensor(op.inputs().get(1)).shape();
+        long perInput = 1;
+        for (int i = 1; i < w.rank(); i++) {
+          perInput = Math.multiplyExact(perInput, w.dim(i));
+        }
+        yield Math.multiplyExact(in.elements(), perInput);
+      }
+      case MAT_MUL, GEMM -> {
+        // out elements x reduction length
+        Shape a = graph.tensor(op.inputs().get(0)).shape();
+        Shape out = graph.tensor(op.outputs().get(0)).shape();
+        boolean transA = op.kind() == OpKind.GEMM && op.attributes().getInt("transA", 0) != 0;
+        long k = a.rank() == 0 ? 1 : (transA ? a.dim(0) : a.dim(-1));
+        yield Math.multiplyExact(out.elements(), k);
+      }
+      default -> 0L;
+    };
+  }
+
+  /** The MACs of every op of {@code graph}. */
+  public static long of(Graph graph) {
+    long total = 0;
+    for (Op op : graph.ops()) {
+      total = Math.addExact(total, of(graph, op));
+    }
+    return total;
+  }
+}

@@ -1,0 +1,186 @@
+package io.github.memplan.core.dsa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProgramTest {
+
+  private static Step step(String name, List<String> in, List<String> out) {
+    return new Step(name, "Op", in, out, false);
+  }
+
+  @Test
+  void fromIntervalsMakesOneStepPerTimestep() {
+    List<Buffer> bs =
+        List.of(Buffer.of("a", 0, 3, 4), Buffer.of("b", 1, 4, 4), Buffer.of("c", 3, 5, 4));
+    Program p = Program.fromIntervals(bs);
+    assertThat(p.steps()).extracting(Step::name).containsExactly("t0", "t1", "t2", "t3", "t4");
+    // outputs: the buffers born at t; inputs: those whose last timestep is t (upper - 1 == t)
+    assertThat(p.steps())
+        .extracting(Step::outputs)
+        .containsExactly(List.of("a"), List.of("b"), List.of(), List.of("c"), List.of());
+    assertThat(p.steps())
+        .extracting(Step::inputs)
+        .containsExactly(List.of(), List.of(), List.of("a"), List.of("b"), List.of("c"));
+    assertThat(p.steps()).noneMatch(Step::inPlace);
+    assertThat(p.aliasOf()).isEmpty();
+    assertThat(p.useCounts()).containsExactlyInAnyOrderEntriesOf(Map.of("a", 1, "b", 1, "c", 1));
+  }
+
+  @Test
+  void aSingleTimestepBufferIsReadByTheNextStep() {
+    // s lives [2,3) only: step t2 defines it, so it cannot also read it; t3 reads it instead
+    List<Buffer> bs = List.of(Buffer.of("a", 0, 4, 4), Buffer.of("s", 2, 3, 4));
+    Program p = Program.fromIntervals(bs);
+    assertThat(p.steps().get(2).outputs()).containsExactly("s");
+    assertThat(p.steps().get(2).inputs()).doesNotContain("s");
+    assertThat(p.steps().get(3).inputs()).containsExactly("a", "s");
+    for (Step s : p.steps()) {
+      for (String in : s.inputs()) {
+        assertThat(s.outputs()).as(s.name()).doesNotContain(in);
+      }
+    }
+  }
+
+  @Test
+  void aSingleTimestepBufferAtTheEndAddsAStepPastTheHorizon() {
+    List<Buffer> bs = List.of(Buffer.of("a", 0, 2, 4), Buffer.of("s", 1, 2, 4));
+    Program p = Program.fromIntervals(bs);
+    assertThat(p.steps()).extracting(Step::name).containsExactly("t0", "t1", "t2");
+    assertThat(p.steps().get(1).inputs()).containsExactly("a");
+    assertThat(p.steps().get(2).inputs()).containsExactly("s");
+  }
+
+  @Test
+  void idleTimestepsBecomeEmptySteps() {
+    Program p = Program.fromIntervals(List.of(Buffer.of("a", 3, 5, 1)));
+    assertThat(p.steps()).hasSize(5);
+    assertThat(p.steps().subList(0, 3))
+        .allMatch(s -> s.inputs().isEmpty() && s.outputs().isEmpty());
+    assertThat(p.steps().get(3).outputs()).containsExactly("a");
+    assertThat(p.steps().get(4).inputs()).containsExactly("a");
+  }
+
+  @Test
+  void fromIntervalsIsAcceptedByItsInstance() {
+    List<Buffer> bs =
+        List.of(
+            Buffer.of("a", 0, 1, 4),
+            Buffer.of("b", 0, 3, 4),
+            Buffer.of("c", 1, 2, 4),
+            Buffer.of("d", 2, 3, 4));
+    DsaInstance inst = new DsaInstance("x", bs, DsaInstance.UNBOUNDED, Program.fromIntervals(bs));
+    assertThat(inst.programIfKnown()).isPresent();
+    assertThat(inst.programOrIntervals()).isEqualTo(Program.fromIntervals(bs));
+    assertThat(DsaInstance.of("y", bs).programIfKnown()).isEmpty();
+    assertThat(DsaInstance.of("y", bs).programOrIntervals()).isEqualTo(Program.fromIntervals(bs));
+  }
+
+  @Test
+  void emptyIntervalsGiveOneEmptyStep() {
+    Program p = Program.fromIntervals(List.of());
+    assertThat(p.steps()).hasSize(1);
+    assertThat(p.steps().get(0).inputs()).isEmpty();
+    assertThat(p.steps().get(0).outputs()).isEmpty();
+  }
+
+  @Test
+  void bufferOfFollowsAliases() {
+    Program p =
+        new Program(
+            List.of(
+                step("def", List.of(), List.of("a")),
+                new Step("reshape", "Reshape", List.of("a"), List.of("a2"), true),
+                step("use", List.of("a2"), List.of())),
+            Map.of("a2", "a"));
+    assertThat(p.bufferOf("a2")).isEqualTo("a");
+    assertThat(p.bufferOf("a")).isEqualTo("a");
+    DsaInstance inst = new DsaInstance("x", List.of(Buffer.of("a", 0, 3, 4)), 100, p);
+    assertThat(inst.program()).isSameAs(p);
+    assertThat(p.useCounts()).containsExactlyInAnyOrderEntriesOf(Map.of("a", 1, "a2", 1));
+  }
+
+  @Test
+  void aValueReadTwiceCountsTwice() {
+    Program p =
+        new Program(
+            List.of(
+                step("def", List.of(), List.of("a")), step("add", List.of("a", "a"), List.of())),
+            Map.of());
+    assertThat(p.useCounts()).containsEntry("a", 2);
+  }
+
+  @Test
+  void checkRejectsReadsBeforeDefinition() {
+    Program p =
+        new Program(
+            List.of(step("use", List.of("a"), List.of()), step("def", List.of(), List.of("a"))),
+            Map.of());
+    assertThatThrownBy(() -> p.checkAgainst(List.of(Buffer.of("a", 0, 2, 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'use' reads 'a' before it is defined");
+  }
+
+  @Test
+  void checkRejectsAStepReadingItsOwnOutput() {
+    Program p = new Program(List.of(step("loop", List.of("a"), List.of("a"))), Map.of());
+    assertThatThrownBy(() -> p.checkAgainst(List.of(Buffer.of("a", 0, 1, 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'loop' reads 'a' before it is defined");
+  }
+
+  @Test
+  void checkRejectsDoubleDefinitionUnknownBuffersAndUndefinedBuffers() {
+    List<Buffer> bs = List.of(Buffer.of("a", 0, 2, 1));
+    Program twice =
+        new Program(
+            List.of(step("d1", List.of(), List.of("a")), step("d2", List.of(), List.of("a"))),
+            Map.of());
+    assertThatThrownBy(() -> twice.checkAgainst(bs))
+        .hasMessageContaining("'a' is defined twice (again by 'd2')");
+    Program unknown = new Program(List.of(step("d", List.of(), List.of("a", "zz"))), Map.of());
+    assertThatThrownBy(() -> unknown.checkAgainst(bs))
+        .hasMessageContaining("'zz' of step 'd' has no buffer 'zz'");
+    Program danglingAlias =
+        new Program(List.of(step("d", List.of(), List.of("a", "v"))), Map.of("v", "nope"));
+    assertThatThrownBy(() -> danglingAlias.checkAgainst(bs))
+        .hasMessageContaining("no buffer 'nope'");
+    Program none = new Program(List.of(step("d", List.of(), List.of())), Map.of());
+    assertThatThrownBy(() -> none.checkAgainst(bs))
+        .hasMessageContaining("buffer 'a' is defined by no program step");
+  }
+
+  @Test
+  void anInstanceChecksItsProgram() {
+    Program none = new Program(List.of(), Map.of());
+    assertThatThrownBy(
+            () ->
+                new DsaInstance("x", List.of(Buffer.of("a", 0, 1, 1)), DsaInstance.UNBOUNDED, none))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'a'");
+  }
+
+  @Test
+  void stepsAndAliasesAreImmutableCopies() {
+    java.util.ArrayList<Step> steps = new java.util.ArrayList<>();
+    steps.add(step("d", List.of(), List.of("a")));
+    java.util.HashMap<String, String> alias = new java.util.HashMap<>();
+    Program p = new Program(steps, alias);
+    steps.clear();
+    alias.put("x", "a");
+    assertThat(p.steps()).hasSize(1);
+    assertThat(p.aliasOf()).isEmpty();
+    assertThatThrownBy(() -> p.steps().clear()).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void inPlaceStepsNeedAnInput() {
+    assertThatThrownBy(() -> new Step("r", "Reshape", List.of(), List.of("x"), true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'r'");
+  }
+}
