@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
@@ -40,7 +41,7 @@ final class GmemCommand implements Callable<Integer> {
   @Option(
       names = "--chip",
       paramLabel = "CHIP",
-      defaultValue = ChipList.DEFAULT,
+      defaultValue = Chips.DEFAULT,
       description = "The chip (see 'memplan list chips'; default: ${DEFAULT-VALUE}).")
   String chip;
 
@@ -59,7 +60,7 @@ final class GmemCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
     ModelProvider provider = Models.get(model);
-    Chip c = ChipList.get(chip);
+    Chip c = Chips.get(chip);
     Graph graph = provider.build();
     GmemProblem problem =
         GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));

@@ -1,5 +1,7 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.ir.ModelProvider;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Parameter;
@@ -53,7 +55,27 @@ final class ListCommand implements Callable<Integer> {
           details.add(d);
         }
       }
-      case chips -> ChipList.rows(rows, details);
+      case chips -> {
+        for (Chip c : Chips.all()) {
+          rows.add(
+              new String[] {
+                c.name(),
+                c.family(),
+                c.lanes()
+                    + " lanes x "
+                    + Units.humanBytes(c.lmemBytesPerLane())
+                    + " LMEM in "
+                    + c.banks()
+                    + " banks, EU "
+                    + c.euBytes()
+                    + " B, GMEM alignment "
+                    + c.gmemAlignment()
+                    + " B"
+                    + (c.name().equals(Chips.DEFAULT) ? " (default)" : "")
+              });
+          details.add(List.of());
+        }
+      }
       case models -> {
         for (ModelProvider m : Models.all()) {
           rows.add(new String[] {m.name(), m.description()});

@@ -86,19 +86,20 @@ final class Units {
     }
   }
 
-  /** {@code 1536} → {@code 1.50 KiB}; below 1 KiB, {@code 512 B}. */
+  /** {@code 1536} → {@code 1.50 KiB}, {@code 2048} → {@code 2 KiB}; below 1 KiB, {@code 512 B}. */
   static String humanBytes(long bytes) {
     String[] units = {"KiB", "MiB", "GiB", "TiB"};
     if (Math.abs(bytes) < 1024) {
       return bytes + " B";
     }
-    double v = bytes;
-    int u = -1;
-    while (Math.abs(v) >= 1024 && u < units.length - 1) {
-      v /= 1024;
+    int u = 0;
+    while (u < units.length - 1 && Math.abs(bytes) >= 1L << (10 * (u + 2))) {
       u++;
     }
-    return String.format(Locale.ROOT, "%.2f %s", v, units[u]);
+    long unit = 1L << (10 * (u + 1));
+    return bytes % unit == 0
+        ? (bytes / unit) + " " + units[u]
+        : String.format(Locale.ROOT, "%.2f %s", (double) bytes / unit, units[u]);
   }
 
   static final class DurationConverter implements ITypeConverter<Duration> {

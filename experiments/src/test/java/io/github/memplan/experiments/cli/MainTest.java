@@ -1,10 +1,17 @@
 package io.github.memplan.experiments.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.gmem.GmemBuilder;
+import io.github.memplan.core.gmem.GmemOptions;
+import io.github.memplan.core.gmem.GmemProblem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -337,6 +344,107 @@ class MainTest {
     assertThat(tight.out())
         .containsPattern("(?m)^capacity +12 B$")
         .containsPattern("(?m)^status +NO_SOLUTION_IN_BUDGET");
+  }
+
+  @Test
+  void listsChipsWithTheDefault() {
+    Run r = run("list", "chips");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .containsPattern("(?m)^bm1684x +bm168x +64 lanes x 256 KiB LMEM .*\\(default\\)$")
+        .containsPattern("(?m)^cv183x +cv18xx ");
+  }
+
+  /** What the CLI must report for test-tiny, computed here straight from core. */
+  static DsaInstance tinyActivations(boolean inputsDie) {
+    return GmemBuilder.build(
+            new TestTinyModel().build(),
+            Chips.get("bm1684x"),
+            GmemOptions.defaults().withInputsLiveForever(!inputsDie))
+        .activations();
+  }
+
+  @Test
+  void plansAModelsGmem() throws IOException {
+    GmemProblem p =
+        GmemBuilder.build(new TestTinyModel().build(), Chips.defaultChip(), GmemOptions.defaults());
+    DsaInstance a = p.activations();
+    Run r = run("gmem", "--model", "test-tiny", "--planner", "test-stack", "--json");
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).isEmpty();
+    JsonNode j = r.json();
+    assertThat(j.get("model").asText()).isEqualTo("test-tiny");
+    assertThat(j.get("chip").asText()).isEqualTo("bm1684x");
+    assertThat(j.get("planner").asText()).isEqualTo("test-stack");
+    assertThat(j.get("status").asText()).isEqualTo("FEASIBLE");
+    assertThat(j.get("weightBytes").asLong()).isEqualTo(p.weights().totalBytes());
+    assertThat(j.get("peakBytes").asLong()).isEqualTo(a.totalBytes()); // stacked: no reuse
+    assertThat(j.get("lowerBound").asLong()).isEqualTo(LowerBounds.maxLoad(a));
+    assertThat(j.get("ratio").asDouble())
+        .isCloseTo((double) a.totalBytes() / LowerBounds.maxLoad(a), within(1e-4));
+    assertThat(j.get("buffers").asInt()).isEqualTo(a.size());
+    assertThat(j.get("millis").isNumber()).isTrue();
+
+    Run text = run("gmem", "--model", "test-tiny", "--planner", "test-stack");
+    assertThat(text.code()).isZero();
+    assertThat(text.out())
+        .containsPattern("(?m)^model +test-tiny$")
+        .containsPattern("(?m)^chip +bm1684x$")
+        .containsPattern("(?m)^weights +" + p.weights().totalBytes() + " B ")
+        .containsPattern("(?m)^activation peak +" + a.totalBytes() + " B ")
+        .containsPattern("(?m)^lower bound +" + LowerBounds.maxLoad(a) + " B ")
+        .containsPattern("(?m)^peak / bound +\\d\\.\\d{4}$")
+        .containsPattern("(?m)^buffers +" + a.size() + "$")
+        .containsPattern("(?m)^time +\\d+\\.\\d ms$");
+  }
+
+  @Test
+  void inputsDieChangesTheLifetimes() throws IOException {
+    long forever = LowerBounds.maxLoad(tinyActivations(false));
+    long die = LowerBounds.maxLoad(tinyActivations(true));
+    assertThat(die).isLessThan(forever);
+    JsonNode j =
+        run("gmem", "--model", "test-tiny", "--planner", "test-stack", "--inputs-die", "--json")
+            .json();
+    assertThat(j.get("lowerBound").asLong()).isEqualTo(die);
+    assertThat(j.get("inputsDie").asBoolean()).isTrue();
+  }
+
+  @Test
+  void gmemPlanIsWrittenAndValidates() throws IOException {
+    Path out = dir.resolve("tiny.csv");
+    Run r =
+        run(
+            "gmem",
+            "--model",
+            "test-tiny",
+            "--chip",
+            "BM1684X",
+            "--planner",
+            "test-stack",
+            "--out",
+            out.toString());
+    assertThat(r.code()).isZero();
+    MiniMallocCsv.Solved solved = MiniMallocCsv.readSolved(out);
+    assertThat(solved.instance().buffers()).isEqualTo(tinyActivations(false).buffers());
+    Run v = run("dsa", "--validate", out.toString(), "--json");
+    assertThat(v.code()).isZero();
+    assertThat(v.json().get("valid").asBoolean()).isTrue();
+  }
+
+  @Test
+  void plansAZooModelWithABaseline() throws IOException {
+    JsonNode j = run("gmem", "--model", "resnet18", "--planner", "tpumlir-doc", "--json").json();
+    assertThat(j.get("status").asText()).isIn("FEASIBLE", "OPTIMAL");
+    assertThat(j.get("peakBytes").asLong()).isGreaterThanOrEqualTo(j.get("lowerBound").asLong());
+    assertThat(j.get("weightBytes").asLong()).isPositive();
+  }
+
+  @Test
+  void unknownChipListsTheKnownOnes() {
+    Run r = run("gmem", "--model", "test-tiny", "--chip", "h100", "--planner", "test-stack");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("memplan: unknown chip 'h100' (known: ").contains("bm1684x");
   }
 
   @Test

@@ -46,6 +46,11 @@ class UnitsTest {
   void humanBytes() {
     assertThat(Units.humanBytes(512)).isEqualTo("512 B");
     assertThat(Units.humanBytes(1536)).isEqualTo("1.50 KiB");
-    assertThat(Units.humanBytes(16L << 30)).isEqualTo("16.00 GiB");
+    assertThat(Units.humanBytes(2048)).isEqualTo("2 KiB");
+    assertThat(Units.humanBytes((1L << 20) - 1)).isEqualTo("1024.00 KiB");
+    assertThat(Units.humanBytes(16L << 30)).isEqualTo("16 GiB");
+    assertThat(Units.humanBytes(7827456)).isEqualTo("7.46 MiB");
+    assertThat(Units.humanBytes(3L << 40)).isEqualTo("3 TiB");
+    assertThat(Units.humanBytes(5000L << 40)).isEqualTo("5000 TiB");
   }
 }
