@@ -45,37 +45,35 @@ public record Program(List<Step> steps, Map<String, String> aliasOf) {
 
   /**
    * The op view of a plain interval instance (a MiniMalloc CSV), so that op-based planners can run
-   * on it. Timestep {@code t} becomes one op whose outputs are the buffers born at {@code t} and
-   * whose inputs are the buffers that die right after it ({@code upper - 1 == t}).
+   * on it. Each timestep {@code t} at which something happens becomes one op, named {@code t<t>},
+   * whose outputs are the buffers born at {@code t} and whose inputs are the buffers that die right
+   * after it ({@code upper - 1 == t}); timesteps where nothing is born or dies are left out (they
+   * would be ops that do nothing, and MiniMalloc's horizons run to 2^20 timesteps).
    *
    * <p>A buffer that lives a single timestep ({@code upper == lower + 1}) would be both an output
    * and an input of the same op; an op cannot read what it has not yet defined, so it is read by
-   * the next op instead. Its space is then released one step later than its interval allows, which
-   * is conservative: every placement stays valid for the instance.
+   * the op of timestep {@code lower + 1} instead. Its space is then released one step later than
+   * its interval allows, which is conservative: every placement stays valid for the instance.
    */
   public static Program fromIntervals(List<Buffer> buffers) {
-    int horizon = 0;
+    java.util.TreeMap<Integer, List<String>> born = new java.util.TreeMap<>();
+    java.util.TreeMap<Integer, List<String>> dying = new java.util.TreeMap<>();
     for (Buffer b : buffers) {
-      horizon = Math.max(horizon, b.upper());
-    }
-    List<List<String>> born = new ArrayList<>();
-    List<List<String>> dying = new ArrayList<>();
-    for (int t = 0; t <= horizon; t++) {
-      born.add(new ArrayList<>());
-      dying.add(new ArrayList<>());
-    }
-    for (Buffer b : buffers) {
-      born.get(b.lower()).add(b.id());
+      born.computeIfAbsent(b.lower(), k -> new ArrayList<>()).add(b.id());
       int lastUse = Math.max(b.upper() - 1, b.lower() + 1);
-      dying.get(lastUse).add(b.id());
+      dying.computeIfAbsent(lastUse, k -> new ArrayList<>()).add(b.id());
     }
-    int last = horizon;
-    while (last > 0 && born.get(last).isEmpty() && dying.get(last).isEmpty()) {
-      last--;
-    }
+    java.util.TreeSet<Integer> times = new java.util.TreeSet<>(born.keySet());
+    times.addAll(dying.keySet());
     List<Step> steps = new ArrayList<>();
-    for (int t = 0; t <= last; t++) {
-      steps.add(new Step("t" + t, "Step", dying.get(t), born.get(t), false));
+    for (int t : times) {
+      steps.add(
+          new Step(
+              "t" + t,
+              "Step",
+              dying.getOrDefault(t, List.of()),
+              born.getOrDefault(t, List.of()),
+              false));
     }
     return new Program(steps, Map.of());
   }
