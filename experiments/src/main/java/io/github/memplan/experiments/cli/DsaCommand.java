@@ -75,6 +75,12 @@ final class DsaCommand implements Callable<Integer> {
     if (capacity != null) {
       in = in.withCapacity(capacity);
     }
+    if (AllPlanners.requested(opts)) {
+      java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
+      head.put("instance", in.name());
+      head.put("capacity", capacity);
+      return AllPlanners.run(in, opts, spec, AllPlanners.fields(head));
+    }
     PlanRun run = PlanRun.run(in, opts);
 
     Report r = new Report();

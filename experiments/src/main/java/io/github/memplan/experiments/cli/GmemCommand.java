@@ -64,6 +64,26 @@ final class GmemCommand implements Callable<Integer> {
     Graph graph = provider.build();
     GmemProblem problem =
         GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));
+    if (AllPlanners.requested(opts)) {
+      java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
+      head.put("model", provider.name());
+      head.put("chip", c.name());
+      head.put("inputsDie", inputsDie);
+      head.put("weightBytes", problem.weights().totalBytes());
+      if (!opts.json) {
+        spec.commandLine()
+            .getOut()
+            .println(
+                provider.name()
+                    + " on "
+                    + c.name()
+                    + ": "
+                    + problem.activations().size()
+                    + " activation buffers, weights "
+                    + PlanRun.bytes(problem.weights().totalBytes()));
+      }
+      return AllPlanners.run(problem.activations(), opts, spec, AllPlanners.fields(head));
+    }
     PlanRun run = PlanRun.run(problem.activations(), opts);
 
     Report r = new Report();

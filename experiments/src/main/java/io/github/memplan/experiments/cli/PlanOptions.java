@@ -10,7 +10,7 @@ final class PlanOptions {
   @Option(
       names = "--planner",
       paramLabel = "ID",
-      description = "The planner to run (see 'memplan list planners').")
+      description = "The planner to run (see 'memplan list planners'), or 'all' for every one.")
   String planner;
 
   @Option(

@@ -51,8 +51,12 @@ record PlanRun(
     double millis) {
 
   static PlanRun run(DsaInstance instance, PlanOptions opts) {
-    PlannerProvider<DsaInstance, DsaSolution> provider =
-        Planners.get(opts.planner, DsaInstance.class);
+    return run(instance, opts, opts.planner);
+  }
+
+  /** Runs planner {@code plannerId} with the options' parameters, seed and time limit. */
+  static PlanRun run(DsaInstance instance, PlanOptions opts, String plannerId) {
+    PlannerProvider<DsaInstance, DsaSolution> provider = Planners.get(plannerId, DsaInstance.class);
     PlannerConfig config =
         PlannerConfig.resolve(provider.id(), provider.parameters(), opts.params());
     Planner<DsaInstance, DsaSolution> planner = provider.create(config);

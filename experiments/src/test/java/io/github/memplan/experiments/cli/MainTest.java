@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -459,5 +460,34 @@ class MainTest {
     Run r = run("gmem", "--planner", "test-stack");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).startsWith("memplan: Missing required option: '--model=NAME'");
+  }
+
+  @Test
+  void plannerAllRunsEveryPlannerOneJsonLineEach() throws IOException {
+    Run r = run("dsa", "--instance", small.toString(), "--planner", "all", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    List<String> lines = r.out().strip().lines().toList();
+    List<String> ids = new java.util.ArrayList<>();
+    for (String line : lines) {
+      JsonNode j = JSON.readTree(line);
+      ids.add(j.get("planner").asText());
+      assertThat(j.get("instance").asText()).isEqualTo("small");
+      assertThat(j.get("lowerBound").asLong()).isEqualTo(12);
+      if (j.get("planner").asText().equals("naive")) {
+        assertThat(j.get("peakBytes").asLong()).isEqualTo(16);
+      }
+    }
+    assertThat(ids).contains("naive", "tpumlir-doc", "test-stack").isSorted();
+  }
+
+  @Test
+  void plannerAllPrintsATableAndRefusesPlannerParameters() {
+    Run table = run("dsa", "--instance", small.toString(), "--planner", "all");
+    assertThat(table.code()).isZero();
+    assertThat(table.out()).startsWith("planner").contains("naive", "tpumlir-doc", "peak/LB");
+    Run withParam =
+        run("dsa", "--instance", small.toString(), "--planner", "all", "--param", "mode=stack");
+    assertThat(withParam.code()).isEqualTo(2);
+    assertThat(withParam.err()).contains("--param cannot be used with --planner all");
   }
 }

@@ -1,0 +1,75 @@
+package io.github.memplan.experiments.zoo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaPlannerContract;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.gmem.GmemBuilder;
+import io.github.memplan.core.gmem.GmemOptions;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Models;
+import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every registered DSA planner on the GMEM problem of every zoo model, on a BM168x chip (4 KiB
+ * alignment) and a CV18xx chip (16 B): each plan passes the validator and no peak is below the
+ * max-load bound. Planners that cannot finish within the budget may say so; none may be wrong.
+ */
+class ZooGmemIT {
+  private static final List<String> CHIPS = List.of("bm1684x", "cv183x");
+
+  @TestFactory
+  Stream<DynamicTest> everyPlannerOnEveryModel() {
+    List<PlannerProvider<DsaInstance, DsaSolution>> planners =
+        Planners.forInstance(DsaInstance.class);
+    assertThat(planners).isNotEmpty();
+    List<DynamicTest> tests = new ArrayList<>();
+    for (ModelProvider m : Models.all()) {
+      tests.add(
+          DynamicTest.dynamicTest(
+              m.name(),
+              () -> {
+                Graph g = m.build();
+                for (String chipName : CHIPS) {
+                  Chip chip = Chips.get(chipName);
+                  DsaInstance instance =
+                      GmemBuilder.build(g, chip, GmemOptions.defaults()).activations();
+                  long lb = LowerBounds.maxLoad(instance);
+                  assertThat(lb).as(m.name()).isPositive();
+                  for (PlannerProvider<DsaInstance, DsaSolution> p : planners) {
+                    Outcome<DsaSolution> out =
+                        p.create(Map.of())
+                            .solve(instance, SolveContext.of(1, Budget.of(Duration.ofSeconds(20))));
+                    if (out.status().hasSolution()) {
+                      long peak = DsaPlannerContract.assertSolved(instance, out);
+                      assertThat(peak)
+                          .as("%s on %s with %s", m.name(), chipName, p.id())
+                          .isGreaterThanOrEqualTo(lb);
+                    } else {
+                      assertThat(out.status().name())
+                          .as("%s on %s with %s: %s", m.name(), chipName, p.id(), out.message())
+                          .isEqualTo("NO_SOLUTION_IN_BUDGET");
+                    }
+                  }
+                }
+              }));
+    }
+    return tests.stream();
+  }
+}
