@@ -40,6 +40,24 @@ class MacsTest {
     assertThat(Macs.of(g)).isEqualTo(linear + attention + 768L * 768);
   }
 
+  @Test
+  void gpt2Is85MMacsPerTokenInTheBlocksPlus39MForTheHeadPlusAttention() {
+    Graph g = new Gpt2().build();
+    long tokens = 1024;
+    // the blocks' linear layers: 12 layers x 12 d^2 = 84.9M per token ("~85M", N of Kaplan et
+    // al. 2020, Table 1)
+    long blocks = macs(g, op -> op.name().startsWith("transformer.h.") && hasWeight(g, op));
+    assertThat((double) blocks / tokens).isCloseTo(85e6, withinPercentage(1));
+    // the tied head: d x vocab = 38.6M per token, the "39M" to two figures
+    long head = macs(g, op -> op.name().equals("lm_head"));
+    assertThat((double) head / tokens).isCloseTo(39e6, within(0.5e6));
+    // attention: QK^T and probs x V over all 1024 positions (the causal mask is added, nothing is
+    // skipped): 2 x 12 layers x 1024^2 x 768
+    long attention = macs(g, op -> op.name().endsWith(".scores") || op.name().endsWith(".context"));
+    assertThat(attention).isEqualTo(2L * 12 * tokens * tokens * 768);
+    assertThat(Macs.of(g)).isEqualTo(blocks + head + attention);
+  }
+
   private static boolean hasWeight(Graph g, Op op) {
     return op.inputs().stream().anyMatch(t -> g.tensor(t).role() == Role.WEIGHT);
   }
