@@ -41,6 +41,12 @@ class MacsTest {
   }
 
   @Test
+  void vitB16IsAbout17Point6GMacs() {
+    // the 17.6 G multiply-adds quoted for ViT-B/16 at 224x224 (197 tokens)
+    assertThat((double) Macs.of(new VitB16().build())).isCloseTo(17.6e9, withinPercentage(1));
+  }
+
+  @Test
   void gpt2Is85MMacsPerTokenInTheBlocksPlus39MForTheHeadPlusAttention() {
     Graph g = new Gpt2().build();
     long tokens = 1024;
