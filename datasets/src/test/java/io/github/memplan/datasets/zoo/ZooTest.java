@@ -15,6 +15,7 @@ class ZooTest {
         .contains(
             "bert-base",
             "bert-base-384",
+            "crnn",
             "gpt2",
             "mobilenetv2",
             "resnet18",
@@ -27,6 +28,7 @@ class ZooTest {
     assertThat(Models.get("gpt2")).isInstanceOf(Gpt2.class);
     assertThat(Models.get("vit-b16")).isInstanceOf(VitB16.class);
     assertThat(Models.get("whisper-tiny-encoder")).isInstanceOf(WhisperTinyEncoder.class);
+    assertThat(Models.get("crnn")).isInstanceOf(Crnn.class);
   }
 
   @Test
