@@ -2,7 +2,8 @@ package io.github.memplan.core.ir;
 
 /**
  * Multiply-accumulate counts, as papers report them ("MACs", "MAdds"): convolutions, transposed
- * convolutions and matrix products only. Elementwise ops, normalisation, pooling and softmax count
+ * convolutions, matrix products and the gate products of LSTMs only. Elementwise ops,
+ * normalisation, pooling, softmax and the LSTM's gate nonlinearities and cell updates count
  * nothing, following the convention of the ResNet, MobileNet and ViT papers' tables.
  */
 public final class Macs {
@@ -38,6 +39,15 @@ public final class Macs {
         boolean transA = op.kind() == OpKind.GEMM && op.attributes().getInt("transA", 0) != 0;
         long k = a.rank() == 0 ? 1 : (transA ? a.dim(0) : a.dim(-1));
         yield Math.multiplyExact(out.elements(), k);
+      }
+      case LSTM -> {
+        // per time step, batch row and direction: the four gates' W x_t and R h_{t-1}
+        Shape x = graph.tensor(op.inputs().get(0)).shape();
+        Shape w = graph.tensor(op.inputs().get(1)).shape();
+        Shape r = graph.tensor(op.inputs().get(2)).shape();
+        long steps = Math.multiplyExact(x.dim(0), x.dim(1));
+        long perStep = Math.multiplyExact(w.dim(1), Math.addExact(w.dim(2), r.dim(2)));
+        yield Math.multiplyExact(Math.multiplyExact(steps, w.dim(0)), perStep);
       }
       default -> 0L;
     };

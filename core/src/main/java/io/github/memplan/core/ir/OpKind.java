@@ -55,7 +55,8 @@ public enum OpKind {
   RESIZE("Resize", Category.DATA_MOVEMENT),
   PAD("Pad", Category.DATA_MOVEMENT),
   SLICE("Slice", Category.DATA_MOVEMENT),
-  GATHER("Gather", Category.DATA_MOVEMENT);
+  GATHER("Gather", Category.DATA_MOVEMENT),
+  LSTM("LSTM", Category.RECURRENT);
 
   /** Broad families, for cost models and grouping rules. */
   public enum Category {
@@ -67,7 +68,9 @@ public enum OpKind {
     NORM,
     /** Ops that only reinterpret the shape: same bytes, same order. */
     SHAPE,
-    DATA_MOVEMENT
+    DATA_MOVEMENT,
+    /** Recurrent layers: matrix products in a loop over time steps, each step after the last. */
+    RECURRENT
   }
 
   private static final Map<String, OpKind> BY_NAME = new HashMap<>();

@@ -19,8 +19,11 @@ import java.util.Set;
  *       {@code min}/{@code max} as attributes (opset 6) or as scalar inputs (opset 11+).
  *   <li>Every op defines exactly one output: the optional extra outputs (MaxPool's indices,
  *       LayerNormalization's mean and inverse standard deviation, training-mode
- *       BatchNormalization's running statistics) are not modelled; training-mode BatchNormalization
- *       is rejected.
+ *       BatchNormalization's running statistics, LSTM's last hidden and cell states {@code Y_h} and
+ *       {@code Y_c}) are not modelled; training-mode BatchNormalization is rejected.
+ *   <li>LSTM takes X, W, R and an optional B; the optional {@code sequence_lens}, {@code
+ *       initial_h}, {@code initial_c} and peephole {@code P} inputs are not modelled (all sequences
+ *       full length, zero initial state, no peepholes).
  *   <li>Conv and ConvTranspose accept an {@code I32} bias on {@code I8}/{@code U8} data, the
  *       convention of quantized graphs; ONNX's float Conv requires one type for all operands.
  *   <li>Pooling with {@code ceil_mode} drops a last window that would start in the end padding, as
@@ -73,6 +76,7 @@ public final class ShapeInference {
             case PAD -> pad(c);
             case SLICE -> slice(c);
             case GATHER -> gather(c);
+            case LSTM -> lstm(c);
           };
       return List.of(out);
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -1116,6 +1120,87 @@ public final class ShapeInference {
     System.arraycopy(idx, 0, out, a, idx.length);
     System.arraycopy(d, a + 1, out, a + idx.length, d.length - a - 1);
     return new TensorType(Shape.of(out), data.dtype());
+  }
+
+  // ---------------------------------------------------------------- recurrent
+
+  /**
+   * LSTM: X [seq, batch, input] (layout 0, the default) or [batch, seq, input] (layout 1), W [dirs,
+   * 4*hidden, input], R [dirs, 4*hidden, hidden], optional B [dirs, 8*hidden]; attributes
+   * hidden_size (taken from R when absent), direction forward, reverse or bidirectional (dirs 1 or
+   * 2), layout, input_forget. Output Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs,
+   * hidden]).
+   */
+  private static TensorType lstm(Ctx c) {
+    c.arity(3, 4);
+    TensorType x = c.in(0);
+    TensorType w = c.in(1);
+    TensorType r = c.in(2);
+    c.sameDtype(0, 1);
+    c.sameDtype(0, 2);
+    long layout = c.flag("layout");
+    c.flag("input_forget");
+    String direction = c.attrs().getString("direction", "forward");
+    long dirs =
+        switch (direction) {
+          case "forward", "reverse" -> 1;
+          case "bidirectional" -> 2;
+          default ->
+              throw c.fail(
+                  "direction '" + direction + "' must be forward, reverse or bidirectional");
+        };
+    if (x.shape().rank() != 3) {
+      throw c.fail(
+          "X "
+              + x.shape()
+              + " must be "
+              + (layout == 0 ? "[seq, batch, input]" : "[batch, seq, input]"));
+    }
+    if (r.shape().rank() != 3) {
+      throw c.fail("R " + r.shape() + " must be [dirs, 4*hidden, hidden]");
+    }
+    long hidden = c.attrs().getInt("hidden_size", r.shape().dim(2));
+    if (hidden < 1) {
+      throw c.fail("hidden_size " + hidden + " must be >= 1");
+    }
+    long seq = x.shape().dim(layout == 0 ? 0 : 1);
+    long batch = x.shape().dim(layout == 0 ? 1 : 0);
+    long input = x.shape().dim(2);
+    Shape wantW = Shape.of(dirs, 4 * hidden, input);
+    if (!w.shape().equals(wantW)) {
+      throw c.fail(
+          "W "
+              + w.shape()
+              + " must be "
+              + wantW
+              + " (dirs "
+              + dirs
+              + " for "
+              + direction
+              + ", 4*hidden_size, input size of X "
+              + x.shape()
+              + ")");
+    }
+    Shape wantR = Shape.of(dirs, 4 * hidden, hidden);
+    if (!r.shape().equals(wantR)) {
+      throw c.fail(
+          "R "
+              + r.shape()
+              + " must be "
+              + wantR
+              + " (dirs, 4*hidden_size, hidden_size "
+              + hidden
+              + ")");
+    }
+    if (c.inputs.size() == 4) {
+      c.sameDtype(0, 3);
+      Shape wantB = Shape.of(dirs, 8 * hidden);
+      if (!c.in(3).shape().equals(wantB)) {
+        throw c.fail("B " + c.in(3).shape() + " must be " + wantB + " (dirs, 8*hidden_size)");
+      }
+    }
+    Shape y = layout == 0 ? Shape.of(seq, dirs, batch, hidden) : Shape.of(batch, seq, dirs, hidden);
+    return new TensorType(y, x.dtype());
   }
 
   // ---------------------------------------------------------------- helpers

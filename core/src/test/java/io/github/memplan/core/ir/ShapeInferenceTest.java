@@ -847,6 +847,132 @@ class ShapeInferenceTest {
     }
   }
 
+  @Nested
+  class Recurrent {
+    private Attributes.Builder bidirectional(long hidden) {
+      return attrs().put("hidden_size", hidden).put("direction", "bidirectional");
+    }
+
+    @Test
+    void bidirectionalLstmStacksDirectionsInY() {
+      // CRNN's first BiLSTM over 24 frames of 512 features, 256 units each way
+      assertThat(
+              infer(
+                  "blstm1",
+                  OpKind.LSTM,
+                  bidirectional(256),
+                  f32(24, 1, 512),
+                  f32(2, 1024, 512),
+                  f32(2, 1024, 256),
+                  f32(2, 2048)))
+          .isEqualTo(f32(24, 2, 1, 256));
+    }
+
+    @Test
+    void forwardLstmWithoutBiasTakesHiddenSizeFromR() {
+      assertThat(infer("l", OpKind.LSTM, f32(5, 3, 10), f32(1, 16, 10), f32(1, 16, 4)))
+          .isEqualTo(f32(5, 1, 3, 4));
+      assertThat(
+              infer(
+                  "l",
+                  OpKind.LSTM,
+                  attrs().put("direction", "reverse").put("hidden_size", 4),
+                  f32(5, 3, 10),
+                  f32(1, 16, 10),
+                  f32(1, 16, 4)))
+          .isEqualTo(f32(5, 1, 3, 4));
+    }
+
+    @Test
+    void batchFirstLayout() {
+      assertThat(
+              infer(
+                  "l",
+                  OpKind.LSTM,
+                  bidirectional(4).put("layout", 1),
+                  f32(3, 5, 10),
+                  f32(2, 16, 10),
+                  f32(2, 16, 4)))
+          .isEqualTo(f32(3, 5, 2, 4));
+    }
+
+    @Test
+    void rejectsWeightsThatDisagreeWithDirectionOrSizes() {
+      TensorType x = f32(5, 3, 10);
+      rejects(
+          "l",
+          OpKind.LSTM,
+          bidirectional(4),
+          "W 1x16x10 must be 2x16x10",
+          x,
+          f32(1, 16, 10),
+          f32(1, 16, 4));
+      rejects(
+          "l", OpKind.LSTM, attrs(), "W 1x16x8 must be 1x16x10", x, f32(1, 16, 8), f32(1, 16, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("hidden_size", 5),
+          "W 1x16x10 must be 1x20x10",
+          x,
+          f32(1, 16, 10),
+          f32(1, 16, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("hidden_size", 4),
+          "R 1x16x5 must be 1x16x4",
+          x,
+          f32(1, 16, 10),
+          f32(1, 16, 5));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs(),
+          "B 1x16 must be 1x32",
+          x,
+          f32(1, 16, 10),
+          f32(1, 16, 4),
+          f32(1, 16));
+    }
+
+    @Test
+    void rejectsBadAttributesAndRanks() {
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("direction", "both"),
+          "direction 'both' must be forward, reverse or bidirectional",
+          f32(5, 3, 10),
+          f32(1, 16, 10),
+          f32(1, 16, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("layout", 2),
+          "layout 2 must be 0 or 1",
+          f32(5, 3, 10),
+          f32(1, 16, 10),
+          f32(1, 16, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs(),
+          "must be [seq, batch, input]",
+          f32(5, 10),
+          f32(1, 16, 10),
+          f32(1, 16, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs(),
+          "input 1 has dtype F16",
+          f32(5, 3, 10),
+          t(DType.F16, 1, 16, 10),
+          f32(1, 16, 4));
+    }
+  }
+
   @Test
   void everyKindIsHandled() {
     // a wrong input count fails with the op's label for every kind, so no kind falls through

@@ -69,6 +69,28 @@ public final class Layers {
   }
 
   /**
+   * A 1-D convolution over {@code [N, C, L]} with {@code [out, in, k]} weights, symmetric padding
+   * and a {@code [out]} bias (PyTorch's {@code nn.Conv1d}).
+   */
+  public String conv1d(
+      String name, String x, long outChannels, long kernel, long stride, long pad) {
+    long in = shape(x).dim(1);
+    String w = name + ".weight";
+    String bs = name + ".bias";
+    b.weight(w, dtype, outChannels, in, kernel);
+    b.weight(bs, dtype, outChannels);
+    Attributes attrs =
+        Attributes.builder()
+            .put("kernel_shape", new long[] {kernel})
+            .put("strides", new long[] {stride})
+            .put("pads", pad, pad)
+            .put("dilations", new long[] {1})
+            .put("group", 1L)
+            .build();
+    return op(name, OpKind.CONV, attrs, x, w, bs);
+  }
+
+  /**
    * Inference BatchNormalization over dim 1: learned {@code weight} and {@code bias}, constant
    * {@code running_mean} and {@code running_var}; epsilon 1e-5 (PyTorch's default).
    */
@@ -127,6 +149,22 @@ public final class Layers {
         x);
   }
 
+  /**
+   * 2-D max pooling with a rectangular window: {@code kernel}, {@code strides} as {height, width},
+   * {@code pads} as ONNX's {top, left, bottom, right}; floor rounding.
+   */
+  public String maxPool(String name, String x, long[] kernel, long[] strides, long[] pads) {
+    return op(
+        name,
+        OpKind.MAX_POOL,
+        Attributes.builder()
+            .put("kernel_shape", kernel)
+            .put("strides", strides)
+            .put("pads", pads)
+            .build(),
+        x);
+  }
+
   public String globalAvgPool(String name, String x) {
     return op(name, OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), x);
   }
@@ -159,8 +197,19 @@ public final class Layers {
    * is {@code <name>.matmul}, the Add op (and the output) {@code <name>}.
    */
   public String linear(String name, String x, long outFeatures) {
+    return linear(name, x, outFeatures, true);
+  }
+
+  /**
+   * {@link #linear(String, String, long)}, optionally without bias: then the layer is the single
+   * MatMul op {@code <name>}.
+   */
+  public String linear(String name, String x, long outFeatures, boolean bias) {
     long in = shape(x).dim(-1);
     b.weight(name + ".weight", dtype, in, outFeatures);
+    if (!bias) {
+      return matmul(name, x, name + ".weight");
+    }
     b.weight(name + ".bias", dtype, outFeatures);
     String mm = matmul(name + ".matmul", x, name + ".weight");
     return add(name, mm, name + ".bias");
@@ -193,6 +242,11 @@ public final class Layers {
     return op(name, OpKind.GELU, Attributes.empty(), x);
   }
 
+  /** GELU's tanh approximation (ONNX Gelu with {@code approximate="tanh"}). */
+  public String geluTanh(String name, String x) {
+    return op(name, OpKind.GELU, Attributes.builder().put("approximate", "tanh").build(), x);
+  }
+
   public String tanh(String name, String x) {
     return op(name, OpKind.TANH, Attributes.empty(), x);
   }
@@ -205,6 +259,54 @@ public final class Layers {
   public String embedding(String name, String indices, long rows, long dim) {
     b.weight(name + ".weight", dtype, rows, dim);
     return gather(name, name + ".weight", indices, 0);
+  }
+
+  /** Elements {@code [start, end)} of dim {@code axis}. */
+  public String slice(String name, String x, long axis, long start, long end) {
+    return op(
+        name,
+        OpKind.SLICE,
+        Attributes.builder()
+            .put("starts", new long[] {start})
+            .put("ends", new long[] {end})
+            .put("axes", new long[] {axis})
+            .build(),
+        x);
+  }
+
+  public String concat(String name, long axis, String... inputs) {
+    return op(name, OpKind.CONCAT, Attributes.builder().put("axis", axis).build(), inputs);
+  }
+
+  public String squeeze(String name, String x, long... axes) {
+    return op(name, OpKind.SQUEEZE, Attributes.builder().put("axes", axes).build(), x);
+  }
+
+  /**
+   * An ONNX LSTM over {@code x [seq, batch, input]} with zero initial state: weights {@code
+   * <name>.W [dirs, 4*hidden, input]}, {@code <name>.R [dirs, 4*hidden, hidden]} and {@code
+   * <name>.B [dirs, 8*hidden]} (input and recurrent biases, as PyTorch's {@code bias_ih} and {@code
+   * bias_hh}); output {@code [seq, dirs, batch, hidden]}.
+   *
+   * @param bidirectional two directions (forward and reverse) instead of one
+   */
+  public String lstm(String name, String x, long hidden, boolean bidirectional) {
+    long dirs = bidirectional ? 2 : 1;
+    long in = shape(x).dim(-1);
+    b.weight(name + ".W", dtype, dirs, 4 * hidden, in);
+    b.weight(name + ".R", dtype, dirs, 4 * hidden, hidden);
+    b.weight(name + ".B", dtype, dirs, 8 * hidden);
+    return op(
+        name,
+        OpKind.LSTM,
+        Attributes.builder()
+            .put("hidden_size", hidden)
+            .put("direction", bidirectional ? "bidirectional" : "forward")
+            .build(),
+        x,
+        name + ".W",
+        name + ".R",
+        name + ".B");
   }
 
   public String reshape(String name, String x, long... shape) {

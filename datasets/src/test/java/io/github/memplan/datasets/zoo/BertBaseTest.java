@@ -1,6 +1,7 @@
 package io.github.memplan.datasets.zoo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -52,5 +53,38 @@ class BertBaseTest {
     assertThat(g.tensor("embeddings.word_embeddings.weight").shape())
         .isEqualTo(Shape.of(30522, 768));
     assertThat(g.consumers("extended_attention_mask")).hasSize(12);
+  }
+
+  @Test
+  void sequence384ForSquad() {
+    BertBase.Seq384 registered = new BertBase.Seq384();
+    assertThat(registered.name()).isEqualTo("bert-base-384");
+    Graph g = registered.build();
+    assertThat(g.name()).isEqualTo("bert-base-384");
+    // the 512 learned positions do not depend on the sequence length
+    assertThat(g.parameterCount()).isEqualTo(109_482_240L);
+    assertThat(g.tensor("encoder.layer.11.output.LayerNorm").shape())
+        .isEqualTo(Shape.of(1, 384, 768));
+    assertThat(g.tensor("encoder.layer.0.attention.self.probs").shape())
+        .isEqualTo(Shape.of(1, 12, 384, 384));
+    assertThat(g.tensor("embeddings.position_ids").shape()).isEqualTo(Shape.of(1, 384));
+  }
+
+  @Test
+  void batchOfSequences() {
+    Graph g = new BertBase(128, 8).build();
+    assertThat(g.name()).isEqualTo("bert-base-128-b8");
+    assertThat(g.parameterCount()).isEqualTo(109_482_240L);
+    assertThat(g.tensor("extended_attention_mask").shape()).isEqualTo(Shape.of(8, 1, 1, 128));
+    assertThat(g.tensor("encoder.layer.0.attention.self.key.transpose").shape())
+        .isEqualTo(Shape.of(8, 12, 64, 128));
+    assertThat(g.tensor("pooler_output").shape()).isEqualTo(Shape.of(8, 768));
+  }
+
+  @Test
+  void rejectsSequencesBeyondThePositionTable() {
+    assertThatThrownBy(() -> new BertBase(513, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("bert-base: sequence 513 must be in [1, 512]");
   }
 }

@@ -12,10 +12,23 @@ class ZooTest {
   void serviceLoaderFindsTheZoo() {
     assertThat(Models.all())
         .extracting(ModelProvider::name)
-        .contains("bert-base", "mobilenetv2", "resnet18");
+        .contains(
+            "bert-base",
+            "bert-base-384",
+            "crnn",
+            "gpt2",
+            "mobilenetv2",
+            "resnet18",
+            "vit-b16",
+            "whisper-tiny-encoder");
     assertThat(Models.get("resnet18")).isInstanceOf(ResNet18.class);
     assertThat(Models.get("mobilenetv2")).isInstanceOf(MobileNetV2.class);
     assertThat(Models.get("bert-base")).isInstanceOf(BertBase.class);
+    assertThat(Models.get("bert-base-384")).isInstanceOf(BertBase.Seq384.class);
+    assertThat(Models.get("gpt2")).isInstanceOf(Gpt2.class);
+    assertThat(Models.get("vit-b16")).isInstanceOf(VitB16.class);
+    assertThat(Models.get("whisper-tiny-encoder")).isInstanceOf(WhisperTinyEncoder.class);
+    assertThat(Models.get("crnn")).isInstanceOf(Crnn.class);
   }
 
   @Test
