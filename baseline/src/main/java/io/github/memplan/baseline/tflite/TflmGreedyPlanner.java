@@ -24,8 +24,8 @@ import java.util.OptionalLong;
  * buffer then walks the placed buffers in order of offset, considering only those whose {@code
  * [first_time_used, last_time_used]} overlaps its own, and takes the <em>first</em> gap (from the
  * highest end seen so far to the next such buffer) that holds it, else the place above the last
- * one: first fit, where TFLite's CPU arena takes the best fit. Without offline buffers the
- * largest buffer lands at 0.
+ * one: first fit, where TFLite's CPU arena takes the best fit. Without offline buffers the largest
+ * buffer lands at 0.
  *
  * <p>Departures: TFLM aligns sizes before planning, here each gap's start is rounded up to the
  * buffer's own alignment; gaps are ignored. The source's O(n²) sort is replaced by an equivalent
