@@ -21,7 +21,8 @@ class ZooTest {
   @Test
   void everyModelDescribesItselfAndBuildsUnderItsName() {
     for (ModelProvider p : Models.all()) {
-      assertThat(p.name()).matches("[a-z0-9][a-z0-9-]*");
+      // file-safe: lower case, digits, '-' and '.' (squeezenet1.0)
+      assertThat(p.name()).matches("[a-z0-9][a-z0-9.-]*");
       assertThat(p.description()).isNotBlank();
       assertThat(p.citation()).isNotBlank();
       assertThat(p.build().name()).isEqualTo(p.name());
