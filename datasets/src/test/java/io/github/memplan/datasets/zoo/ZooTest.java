@@ -12,7 +12,23 @@ class ZooTest {
   void serviceLoaderFindsTheZoo() {
     assertThat(Models.all())
         .extracting(ModelProvider::name)
-        .contains("bert-base", "mobilenetv2", "resnet18");
+        .containsExactly(
+            "bert-base",
+            "densenet121",
+            "efficientnet-b0",
+            "inception-v3",
+            "mobilenetv1",
+            "mobilenetv2",
+            "resnet101",
+            "resnet18",
+            "resnet34",
+            "resnet50",
+            "shufflenetv2",
+            "squeezenet1.0",
+            "unet",
+            "vgg16",
+            "yolov3",
+            "yolov5s");
     assertThat(Models.get("resnet18")).isInstanceOf(ResNet18.class);
     assertThat(Models.get("mobilenetv2")).isInstanceOf(MobileNetV2.class);
     assertThat(Models.get("bert-base")).isInstanceOf(BertBase.class);
