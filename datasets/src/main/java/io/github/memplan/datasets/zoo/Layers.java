@@ -5,6 +5,7 @@ import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.ir.Shape;
+import java.util.List;
 
 /**
  * Layer-level helpers over a {@link Graph.Builder}: each call adds the layer's parameters and ops
@@ -49,14 +50,35 @@ public final class Layers {
       long pad,
       long group,
       boolean bias) {
+    return conv(name, x, outChannels, kernel, kernel, stride, pad, pad, group, bias);
+  }
+
+  /**
+   * A 2-D convolution with a {@code kh x kw} kernel ({@code [out, in/group, kh, kw]} weights), the
+   * same stride on both axes and symmetric padding {@code padH} (top and bottom) and {@code padW}
+   * (left and right), as PyTorch's {@code Conv2d(kernel_size=(kh, kw), padding=(padH, padW))}.
+   *
+   * @param bias whether the layer has a {@code [out]} bias
+   */
+  public String conv(
+      String name,
+      String x,
+      long outChannels,
+      long kh,
+      long kw,
+      long stride,
+      long padH,
+      long padW,
+      long group,
+      boolean bias) {
     long in = shape(x).dim(1);
     String w = name + ".weight";
-    b.weight(w, dtype, outChannels, in / group, kernel, kernel);
+    b.weight(w, dtype, outChannels, in / group, kh, kw);
     Attributes attrs =
         Attributes.builder()
-            .put("kernel_shape", kernel, kernel)
+            .put("kernel_shape", kh, kw)
             .put("strides", stride, stride)
-            .put("pads", pad, pad, pad, pad)
+            .put("pads", padH, padW, padH, padW)
             .put("dilations", 1L, 1L)
             .put("group", group)
             .build();
@@ -91,10 +113,39 @@ public final class Layers {
   }
 
   /**
+   * A square 2-D transposed convolution without padding, weights {@code [in, out, k, k]} (ONNX's
+   * and PyTorch's layout) and a {@code [out]} bias when {@code bias}: PyTorch's {@code
+   * ConvTranspose2d(in, out, kernel, stride)}.
+   */
+  public String convTranspose(
+      String name, String x, long outChannels, long kernel, long stride, boolean bias) {
+    long in = shape(x).dim(1);
+    String w = name + ".weight";
+    b.weight(w, dtype, in, outChannels, kernel, kernel);
+    Attributes attrs =
+        Attributes.builder()
+            .put("kernel_shape", kernel, kernel)
+            .put("strides", stride, stride)
+            .build();
+    if (!bias) {
+      return op(name, OpKind.CONV_TRANSPOSE, attrs, x, w);
+    }
+    String bs = name + ".bias";
+    b.weight(bs, dtype, outChannels);
+    return op(name, OpKind.CONV_TRANSPOSE, attrs, x, w, bs);
+  }
+
+  /**
    * Inference BatchNormalization over dim 1: learned {@code weight} and {@code bias}, constant
-   * {@code running_mean} and {@code running_var}; epsilon 1e-5 (PyTorch's default).
+   * {@code running_mean} and {@code running_var}; epsilon 1e-5 (PyTorch's default). In darknet's
+   * terms {@code weight} is the scale and {@code bias} the conv layer's bias.
    */
   public String batchNorm(String name, String x) {
+    return batchNorm(name, x, 1e-5);
+  }
+
+  /** {@link #batchNorm(String, String)} with another epsilon. */
+  public String batchNorm(String name, String x, double epsilon) {
     long c = shape(x).dim(1);
     b.weight(name + ".weight", dtype, c);
     b.weight(name + ".bias", dtype, c);
@@ -103,7 +154,7 @@ public final class Layers {
     return op(
         name,
         OpKind.BATCH_NORMALIZATION,
-        Attributes.builder().put("epsilon", 1e-5).build(),
+        Attributes.builder().put("epsilon", epsilon).build(),
         x,
         name + ".weight",
         name + ".bias",
@@ -118,6 +169,19 @@ public final class Layers {
   /** ReLU6 as ONNX exports it: Clip to [0, 6]. */
   public String relu6(String name, String x) {
     return op(name, OpKind.CLIP, Attributes.builder().put("min", 0.0).put("max", 6.0).build(), x);
+  }
+
+  public String leakyRelu(String name, String x, double alpha) {
+    return op(name, OpKind.LEAKY_RELU, Attributes.builder().put("alpha", alpha).build(), x);
+  }
+
+  public String sigmoid(String name, String x) {
+    return op(name, OpKind.SIGMOID, Attributes.empty(), x);
+  }
+
+  /** SiLU, also called swish: {@code x * sigmoid(x)}. */
+  public String silu(String name, String x) {
+    return op(name, OpKind.SILU, Attributes.empty(), x);
   }
 
   public String add(String name, String x, String y) {
@@ -136,15 +200,35 @@ public final class Layers {
     return op(name, OpKind.DIV, Attributes.empty(), x, y);
   }
 
+  public String pow(String name, String x, String y) {
+    return op(name, OpKind.POW, Attributes.empty(), x, y);
+  }
+
   /** Square max pooling with symmetric padding, floor rounding. */
   public String maxPool(String name, String x, long kernel, long stride, long pad) {
+    return maxPool(name, x, kernel, stride, pad, false);
+  }
+
+  /**
+   * Square max pooling with symmetric padding; {@code ceilMode} rounds the output size up, as
+   * PyTorch's {@code MaxPool2d(ceil_mode=True)}.
+   */
+  public String maxPool(
+      String name, String x, long kernel, long stride, long pad, boolean ceilMode) {
+    return op(name, OpKind.MAX_POOL, pooling(kernel, stride, pad, ceilMode).build(), x);
+  }
+
+  /**
+   * Square average pooling with symmetric padding, floor rounding; {@code countIncludePad} divides
+   * by the full window (PyTorch's default) rather than by the unpadded part of it.
+   */
+  public String avgPool(
+      String name, String x, long kernel, long stride, long pad, boolean countIncludePad) {
     return op(
         name,
-        OpKind.MAX_POOL,
-        Attributes.builder()
-            .put("kernel_shape", kernel, kernel)
-            .put("strides", stride, stride)
-            .put("pads", pad, pad, pad, pad)
+        OpKind.AVERAGE_POOL,
+        pooling(kernel, stride, pad, false)
+            .put("count_include_pad", countIncludePad ? 1L : 0L)
             .build(),
         x);
   }
@@ -163,6 +247,14 @@ public final class Layers {
             .put("pads", pads)
             .build(),
         x);
+  }
+
+  private static Attributes.Builder pooling(long kernel, long stride, long pad, boolean ceilMode) {
+    return Attributes.builder()
+        .put("kernel_shape", kernel, kernel)
+        .put("strides", stride, stride)
+        .put("pads", pad, pad, pad, pad)
+        .put("ceil_mode", ceilMode ? 1L : 0L);
   }
 
   public String globalAvgPool(String name, String x) {
@@ -261,19 +353,6 @@ public final class Layers {
     return gather(name, name + ".weight", indices, 0);
   }
 
-  /** Elements {@code [start, end)} of dim {@code axis}. */
-  public String slice(String name, String x, long axis, long start, long end) {
-    return op(
-        name,
-        OpKind.SLICE,
-        Attributes.builder()
-            .put("starts", new long[] {start})
-            .put("ends", new long[] {end})
-            .put("axes", new long[] {axis})
-            .build(),
-        x);
-  }
-
   public String concat(String name, long axis, String... inputs) {
     return op(name, OpKind.CONCAT, Attributes.builder().put("axis", axis).build(), inputs);
   }
@@ -307,6 +386,38 @@ public final class Layers {
         name + ".W",
         name + ".R",
         name + ".B");
+  }
+
+  public String concat(String name, long axis, List<String> inputs) {
+    return concat(name, axis, inputs.toArray(String[]::new));
+  }
+
+  /** Elements {@code [start, end)} of {@code x} along {@code axis}. */
+  public String slice(String name, String x, long axis, long start, long end) {
+    return slice(name, x, new long[] {axis}, new long[] {start}, new long[] {end});
+  }
+
+  /** Elements {@code [starts[i], ends[i])} of {@code x} along each {@code axes[i]}. */
+  public String slice(String name, String x, long[] axes, long[] starts, long[] ends) {
+    return op(
+        name,
+        OpKind.SLICE,
+        Attributes.builder().put("axes", axes).put("starts", starts).put("ends", ends).build(),
+        x);
+  }
+
+  /**
+   * Nearest-neighbour upsampling of the two spatial dims of an NCHW tensor by an integer {@code
+   * factor}: ONNX Resize with scales {@code [1, 1, factor, factor]}, as PyTorch exports {@code
+   * nn.Upsample(scale_factor=factor, mode='nearest')}.
+   */
+  public String upsampleNearest(String name, String x, long factor) {
+    double f = factor;
+    return op(
+        name,
+        OpKind.RESIZE,
+        Attributes.builder().put("mode", "nearest").put("scales", 1.0, 1.0, f, f).build(),
+        x);
   }
 
   public String reshape(String name, String x, long... shape) {

@@ -16,11 +16,24 @@ class ZooTest {
             "bert-base",
             "bert-base-384",
             "crnn",
+            "densenet121",
+            "efficientnet-b0",
             "gpt2",
+            "inception-v3",
+            "mobilenetv1",
             "mobilenetv2",
+            "resnet101",
             "resnet18",
+            "resnet34",
+            "resnet50",
+            "shufflenetv2",
+            "squeezenet1.0",
+            "unet",
+            "vgg16",
             "vit-b16",
-            "whisper-tiny-encoder");
+            "whisper-tiny-encoder",
+            "yolov3",
+            "yolov5s");
     assertThat(Models.get("resnet18")).isInstanceOf(ResNet18.class);
     assertThat(Models.get("mobilenetv2")).isInstanceOf(MobileNetV2.class);
     assertThat(Models.get("bert-base")).isInstanceOf(BertBase.class);
@@ -34,7 +47,8 @@ class ZooTest {
   @Test
   void everyModelDescribesItselfAndBuildsUnderItsName() {
     for (ModelProvider p : Models.all()) {
-      assertThat(p.name()).matches("[a-z0-9][a-z0-9-]*");
+      // file-safe: lower case, digits, '-' and '.' (squeezenet1.0)
+      assertThat(p.name()).matches("[a-z0-9][a-z0-9.-]*");
       assertThat(p.description()).isNotBlank();
       assertThat(p.citation()).isNotBlank();
       assertThat(p.build().name()).isEqualTo(p.name());
