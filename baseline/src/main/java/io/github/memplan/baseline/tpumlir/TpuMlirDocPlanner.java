@@ -44,12 +44,19 @@ import java.util.Set;
  * reused from op {@code k+1} on; a Reshape's block is freed by the last reader of the Reshape's
  * output, through the output's entry, while its input stays in {@code hold_edges} for good.
  *
- * <p>Departures, each needed to keep plans valid for every instance: (a) an offset stays in {@code
- * in_using_addr} while another held value at the same address (the other end of a Reshape) still
- * has readers — the source erases it as soon as either end is released, so a later result could
- * overwrite a live tensor; (b) a reused offset must also meet the buffer's own alignment (always
- * true on BM168x, where every size is a multiple of 4 KiB); (c) zero-byte buffers take offset 0 and
- * no table entry; (d) an op without results still releases its dead inputs (in TPU-MLIR only the
+ * <p>Values that share a buffer (the {@link Program}'s aliases) are recorded at the buffer's start
+ * with the buffer's size: TPU-MLIR's 2022 code fused only Reshape, whose output has its input's
+ * address and size. A buffer holding several values at different offsets (a merged Concat's
+ * operands, a fused Slice) is allocated whole when its first value is defined, and every value in
+ * it is recorded at the buffer's start, so the block stays in use while any of them does.
+ *
+ * <p>Departures, each needed to keep plans valid for every instance: (a) a buffer's offset stays in
+ * {@code in_using_addr} while another held value in the same buffer (the other end of a Reshape,
+ * another member of a merged Concat) still has readers or is not yet defined — the source erases it
+ * as soon as either end of a Reshape is released, so a later result could overwrite a live tensor;
+ * (b) a reused offset must also meet the buffer's own alignment (always true on BM168x, where every
+ * size is a multiple of 4 KiB); (c) zero-byte buffers take offset 0 and no table entry, nor do
+ * their aliases; (d) an op without results still releases its dead inputs (in TPU-MLIR only the
  * return op has none; in the op view of an interval instance a step may only end lifetimes, and
  * without this its buffers would never be freed). Offsets are relative to the activation region, so
  * the source's {@code reused_addr == 0} sentinel (safe there because absolute addresses are never
@@ -84,13 +91,21 @@ public final class TpuMlirDocPlanner implements Planner<DsaInstance, DsaSolution
     Program program = instance.programOrIntervals();
     Map<String, Integer> index = instance.indexById();
     Map<String, Integer> uses = program.useCounts();
+    // how many values live in each buffer (the buffer itself, its aliases): a buffer is held
+    // until all of them are defined
+    Map<String, Integer> members = new HashMap<>();
+    for (Step s : program.steps()) {
+      for (String out : s.outputs()) {
+        members.merge(program.bufferOf(out), 1, Integer::sum);
+      }
+    }
 
     List<Entry> recTbl = new ArrayList<>();
     Map<String, Entry> entryOf = new HashMap<>();
     Set<String> holdEdges = new HashSet<>();
     Set<Long> inUsingAddr = new HashSet<>();
-    Map<String, Long> addrOf = new HashMap<>();
-    Map<String, List<Entry>> sharers = new HashMap<>();
+    Map<String, Long> baseOf = new HashMap<>();
+    Map<String, Region> regions = new HashMap<>();
     long addr = 0;
     int reused = 0;
     int fresh = 0;
@@ -108,72 +123,66 @@ public final class TpuMlirDocPlanner implements Planner<DsaInstance, DsaSolution
           e.refCnt--;
         }
       }
-      if (op.inPlace()) {
-        // fuse_address: the output takes the input's address; record_info holds it
-        long a = addrOf.get(op.inputs().get(0));
-        for (String out : op.outputs()) {
-          addrOf.put(out, a);
-          Entry e =
-              new Entry(out, a, sizeOf(instance, index, program, out), uses.getOrDefault(out, 0));
-          recTbl.add(e);
-          entryOf.put(out, e);
-          sharers.computeIfAbsent(program.bufferOf(out), k -> new ArrayList<>()).add(e);
-          holdEdges.add(out);
-          inUsingAddr.add(a);
-        }
-        continue;
-      }
       Set<Long> operandAddrs = new HashSet<>();
       for (String v : op.inputs()) {
-        Long a = addrOf.get(v);
+        Long a = baseOf.get(program.bufferOf(v));
         if (a != null) {
           operandAddrs.add(a);
         }
       }
       for (String r : op.outputs()) {
-        Buffer b = instance.buffer(index.get(program.bufferOf(r)));
+        String buf = program.bufferOf(r);
+        Buffer b = instance.buffer(index.get(buf));
         long need = b.size();
+        Region region = regions.computeIfAbsent(buf, k -> new Region(members.getOrDefault(k, 1)));
+        region.defined++;
         if (need == 0) {
-          addrOf.put(r, 0L);
+          baseOf.put(buf, 0L);
           continue;
         }
-        Entry reuse = null;
-        for (Entry e : recTbl) {
-          if (!holdEdges.contains(e.value)
-              && !inUsingAddr.contains(e.offset)
-              && e.refCnt == 0
-              && e.size >= need
-              && !operandAddrs.contains(e.offset)
-              && e.offset % b.alignment() == 0) {
-            reuse = e;
-            break;
+        Long placed = baseOf.get(buf);
+        if (placed == null) {
+          // the first value of its buffer: allocate the whole buffer (check_can_reuse_gmem)
+          Entry reuse = null;
+          for (Entry e : recTbl) {
+            if (!holdEdges.contains(e.value)
+                && !inUsingAddr.contains(e.offset)
+                && e.refCnt == 0
+                && e.size >= need
+                && !operandAddrs.contains(e.offset)
+                && e.offset % b.alignment() == 0) {
+              reuse = e;
+              break;
+            }
           }
+          if (reuse != null) {
+            placed = reuse.offset;
+            reused++;
+          } else {
+            placed = alignUp(addr, b.alignment());
+            addr = placed + need;
+            fresh++;
+          }
+          baseOf.put(buf, placed);
         }
-        long a;
-        if (reuse != null) {
-          a = reuse.offset;
-          reused++;
-        } else {
-          a = alignUp(addr, b.alignment());
-          addr = a + need;
-          fresh++;
-        }
-        addrOf.put(r, a);
-        Entry e = new Entry(r, a, need, uses.getOrDefault(r, 0));
+        // record_info (for an in-place output this is fuse_address's record)
+        Entry e = new Entry(r, placed, need, uses.getOrDefault(r, 0));
         recTbl.add(e);
         entryOf.put(r, e);
-        sharers.computeIfAbsent(program.bufferOf(r), k -> new ArrayList<>()).add(e);
+        region.sharers.add(e);
         holdEdges.add(r);
-        inUsingAddr.add(a);
-        release(op, entryOf, holdEdges, inUsingAddr, sharers, program);
+        inUsingAddr.add(placed);
+        if (!op.inPlace()) {
+          release(op, entryOf, holdEdges, inUsingAddr, regions, program);
+        }
       }
-      if (op.outputs().isEmpty()) {
-        release(op, entryOf, holdEdges, inUsingAddr, sharers, program);
+      if (op.outputs().isEmpty() && !op.inPlace()) {
+        release(op, entryOf, holdEdges, inUsingAddr, regions, program);
       }
     }
     long[] offsets = new long[instance.size()];
     for (int i = 0; i < instance.size(); i++) {
-      Long a = addrOf.get(instance.buffer(i).id());
+      Long a = baseOf.get(instance.buffer(i).id());
       if (a == null) {
         throw new IllegalStateException("buffer '" + instance.buffer(i).id() + "' was not placed");
       }
@@ -182,41 +191,52 @@ public final class TpuMlirDocPlanner implements Planner<DsaInstance, DsaSolution
     return DsaOutcomes.fromOffsets(instance, offsets, Map.of("reused", reused, "fresh", fresh));
   }
 
+  /** The values sharing one buffer, and how many of them are defined so far. */
+  private static final class Region {
+    final int members;
+    int defined;
+    final List<Entry> sharers = new ArrayList<>();
+
+    Region(int members) {
+      this.members = members;
+    }
+
+    /** Whether some value of the buffer is yet to be defined or still has a held reader. */
+    boolean stillNeeded(Set<String> holdEdges) {
+      if (defined < members) {
+        return true;
+      }
+      for (Entry e : sharers) {
+        if (e.refCnt > 0 && holdEdges.contains(e.value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
   /**
    * adjust_eol_edge: every held operand of {@code op} whose references are all gone leaves
-   * hold_edges and its offset leaves in_using_addr — unless another held value at the same address
-   * (the other end of a Reshape) still has readers (departure (a)).
+   * hold_edges and its offset leaves in_using_addr — unless another value of the same buffer (the
+   * other end of a Reshape, another member of a merged Concat) is still read or not yet defined
+   * (departure (a)).
    */
   private static void release(
       Step op,
       Map<String, Entry> entryOf,
       Set<String> holdEdges,
       Set<Long> inUsingAddr,
-      Map<String, List<Entry>> sharers,
+      Map<String, Region> regions,
       Program program) {
     for (String v : op.inputs()) {
       Entry ve = entryOf.get(v);
-      if (holdEdges.contains(v) && ve.refCnt == 0) {
+      if (ve != null && holdEdges.contains(v) && ve.refCnt == 0) {
         holdEdges.remove(v);
-        if (!stillRead(sharers.get(program.bufferOf(v)), holdEdges)) {
+        if (!regions.get(program.bufferOf(v)).stillNeeded(holdEdges)) {
           inUsingAddr.remove(ve.offset);
         }
       }
     }
-  }
-
-  private static boolean stillRead(List<Entry> sameAddress, Set<String> holdEdges) {
-    for (Entry e : sameAddress) {
-      if (e.refCnt > 0 && holdEdges.contains(e.value)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static long sizeOf(
-      DsaInstance instance, Map<String, Integer> index, Program program, String value) {
-    return instance.buffer(index.get(program.bufferOf(value))).size();
   }
 
   private static long alignUp(long value, long alignment) {

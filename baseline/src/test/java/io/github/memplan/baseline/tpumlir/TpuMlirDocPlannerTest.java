@@ -161,4 +161,65 @@ class TpuMlirDocPlannerTest {
     assertThat(o.solution().offsets()).containsExactly(0, 0, 4, 0, 8);
     assertThat(o.status()).isEqualTo(Status.OPTIMAL);
   }
+
+  /**
+   * A merged Concat: q (alias at 4 in p's 8-byte buffer) is defined first, so the whole buffer is
+   * allocated then (fresh, 0); p is defined into it; cat (in place) is recorded at 0 too. Z,
+   * defined while cat is read, finds every entry at 0 held and goes to the top (8). After Z's step
+   * releases cat, the buffer is free: W reuses cat's entry at 0 (q and p stay held for good, as a
+   * Reshape's input does).
+   */
+  @Test
+  void aMergedConcatIsAllocatedWholeWhenItsFirstValueIsDefined() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("q")),
+                op("s1", List.of(), List.of("p")),
+                new Step("cat", "Concat", List.of("p", "q"), List.of("cat"), true),
+                op("s3", List.of("cat"), List.of("Z")),
+                op("s4", List.of("Z"), List.of("W")),
+                op("ret", List.of("W"), List.of())),
+            Map.of("q", "p", "cat", "p"),
+            Map.of("q", 4L));
+    DsaInstance instance =
+        new DsaInstance(
+            "concat",
+            List.of(Buffer.of("p", 0, 4, 8), Buffer.of("Z", 3, 5, 8), Buffer.of("W", 4, 6, 8)),
+            DsaInstance.UNBOUNDED,
+            p);
+    assertThat(plan(instance)).containsExactly(0, 8, 0);
+  }
+
+  /**
+   * Departure (a) for buffers with several values: q, the first value of p's buffer, is last read
+   * at s1 while p is defined only at s3. The buffer (0) stays in use, so C, defined at s2, goes to
+   * the top (16) instead of taking q's entry at 0, where it would overwrite p. A's block (8) is an
+   * operand of s2 and so not C's either; B reuses it at s4.
+   */
+  @Test
+  void aBufferStaysInUseUntilAllItsValuesAreDefined() {
+    Program p =
+        new Program(
+            List.of(
+                op("s0", List.of(), List.of("q")),
+                op("s1", List.of("q"), List.of("A")),
+                op("s2", List.of("A"), List.of("C")),
+                op("s3", List.of("C"), List.of("p")),
+                op("s4", List.of("p", "C"), List.of("B")),
+                op("ret", List.of("B"), List.of())),
+            Map.of("q", "p"),
+            Map.of("q", 4L));
+    DsaInstance instance =
+        new DsaInstance(
+            "late-member",
+            List.of(
+                Buffer.of("p", 0, 5, 8),
+                Buffer.of("A", 1, 3, 8),
+                Buffer.of("C", 2, 5, 8),
+                Buffer.of("B", 4, 6, 8)),
+            DsaInstance.UNBOUNDED,
+            p);
+    assertThat(plan(instance)).containsExactly(0, 8, 16, 8);
+  }
 }

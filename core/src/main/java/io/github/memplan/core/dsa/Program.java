@@ -14,22 +14,52 @@ import java.util.Set;
  * Planners that work on ops rather than intervals (TPU-MLIR's documented {@code rec_tbl} algorithm)
  * read it. Step {@code t} is timestep {@code t} of the instance.
  *
- * <p>Every value is either a buffer of the instance (same id) or an alias of one ({@link
- * #bufferOf}): the outputs of an in-place step alias the buffer of their step's first input.
+ * <p>Every value is either a buffer of the instance (same id) or an alias of one: a view that
+ * starts {@link #offsetOf its offset} bytes into the buffer {@link #bufferOf} names and needs no
+ * space of its own. The outputs of an in-place step ({@link Step#inPlace()}) are aliases inside the
+ * buffer of the step's first input (a Reshape at the same offset, a fused Slice further in); the
+ * operands of a merged Concat are aliases defined by ordinary steps, each at its place in the
+ * Concat's buffer. Planners place buffers only; the instance's builder makes each buffer's lifetime
+ * cover every use of its aliases, so {@link DsaValidator}, which sees buffers only, also vouches
+ * for the aliases.
  *
  * @param steps the ops in schedule order
- * @param aliasOf for each alias value, the buffer id it shares
+ * @param aliasOf for each alias value, the buffer id it lives in
+ * @param aliasOffset for each alias value that does not start at its buffer's start, its offset in
+ *     bytes from that start (absent means 0)
  */
-public record Program(List<Step> steps, Map<String, String> aliasOf) {
+public record Program(
+    List<Step> steps, Map<String, String> aliasOf, Map<String, Long> aliasOffset) {
 
   public Program {
     steps = List.copyOf(steps);
     aliasOf = Collections.unmodifiableMap(new LinkedHashMap<>(aliasOf));
+    aliasOffset = Collections.unmodifiableMap(new LinkedHashMap<>(aliasOffset));
+    for (Map.Entry<String, Long> e : aliasOffset.entrySet()) {
+      if (!aliasOf.containsKey(e.getKey())) {
+        throw new IllegalArgumentException(
+            "program value '" + e.getKey() + "' has an alias offset but is no alias");
+      }
+      if (e.getValue() < 0) {
+        throw new IllegalArgumentException(
+            "alias '" + e.getKey() + "' has a negative offset " + e.getValue());
+      }
+    }
+  }
+
+  /** A program whose aliases all start at their buffer's start. */
+  public Program(List<Step> steps, Map<String, String> aliasOf) {
+    this(steps, aliasOf, Map.of());
   }
 
   /** The buffer id holding {@code value}: itself unless it is an alias. */
   public String bufferOf(String value) {
     return aliasOf.getOrDefault(value, value);
+  }
+
+  /** Where {@code value} starts in the buffer {@link #bufferOf} names: 0 unless an offset alias. */
+  public long offsetOf(String value) {
+    return aliasOffset.getOrDefault(value, 0L);
   }
 
   /** How many operand slots read each value, over all steps. */
@@ -80,12 +110,38 @@ public record Program(List<Step> steps, Map<String, String> aliasOf) {
 
   /**
    * Checks that the program fits {@code buffers}: every value defined once, buffers and aliases
-   * consistent, inputs defined by an earlier step than the one that reads them.
+   * consistent (an alias names a buffer, is not one itself, and starts inside it), inputs defined
+   * by an earlier step than the one that reads them.
    */
   void checkAgainst(List<Buffer> buffers) {
-    Set<String> bufferIds = new HashSet<>();
+    Map<String, Long> sizes = new HashMap<>();
     for (Buffer b : buffers) {
-      bufferIds.add(b.id());
+      sizes.put(b.id(), b.size());
+    }
+    Set<String> bufferIds = sizes.keySet();
+    for (Map.Entry<String, String> e : aliasOf.entrySet()) {
+      String alias = e.getKey();
+      if (bufferIds.contains(alias)) {
+        throw new IllegalArgumentException(
+            "program value '"
+                + alias
+                + "' is a buffer and also an alias of '"
+                + e.getValue()
+                + "'");
+      }
+      Long size = sizes.get(e.getValue());
+      if (size != null && offsetOf(alias) > size) {
+        throw new IllegalArgumentException(
+            "alias '"
+                + alias
+                + "' starts at offset "
+                + offsetOf(alias)
+                + ", past the end of its buffer '"
+                + e.getValue()
+                + "' ("
+                + size
+                + " bytes)");
+      }
     }
     Set<String> defined = new HashSet<>();
     for (Step s : steps) {

@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param inputs ids of the values it reads, one entry per operand (a value read twice appears
  *     twice)
  * @param outputs ids of the values it defines
- * @param inPlace whether its outputs alias its first input (Reshape and the like): they take the
- *     input's address and need no allocation of their own
+ * @param inPlace whether its outputs are aliases inside the buffer of its first input (Reshape, a
+ *     fused Slice, a merged Concat and the like, see {@link Program}): they need no allocation of
+ *     their own
  */
 public record Step(
     String name, String kind, List<String> inputs, List<String> outputs, boolean inPlace) {

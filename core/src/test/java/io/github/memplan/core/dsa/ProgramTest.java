@@ -182,4 +182,53 @@ class ProgramTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'r'");
   }
+
+  private static Program concatProgram(long offsetOfQ) {
+    return new Program(
+        List.of(
+            step("dq", List.of(), List.of("q")),
+            step("dp", List.of(), List.of("p")),
+            new Step("cat", "Concat", List.of("p", "q"), List.of("cat"), true),
+            step("use", List.of("cat"), List.of())),
+        Map.of("q", "p", "cat", "p"),
+        Map.of("q", offsetOfQ));
+  }
+
+  @Test
+  void aliasesCarryTheirOffsetInTheBuffer() {
+    Program p = concatProgram(4);
+    assertThat(List.of(p.bufferOf("q"), p.bufferOf("cat"), p.bufferOf("p")))
+        .containsExactly("p", "p", "p");
+    assertThat(List.of(p.offsetOf("q"), p.offsetOf("cat"), p.offsetOf("p")))
+        .containsExactly(4L, 0L, 0L);
+    // an alias defined by an ordinary step, before its buffer's own value, is fine
+    DsaInstance inst = new DsaInstance("x", List.of(Buffer.of("p", 0, 4, 8)), 100, p);
+    assertThat(inst.program().offsetOf("q")).isEqualTo(4);
+    // an alias may start at the very end of its buffer (a zero-byte member)
+    new DsaInstance("x", List.of(Buffer.of("p", 0, 4, 4)), 100, p);
+    // the two-argument form has no offsets
+    assertThat(new Program(p.steps(), p.aliasOf()).offsetOf("q")).isZero();
+  }
+
+  @Test
+  void checkRejectsAliasesOutsideTheirBufferOrThatAreBuffers() {
+    assertThatThrownBy(() -> concatProgram(9).checkAgainst(List.of(Buffer.of("p", 0, 4, 8))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("alias 'q' starts at offset 9, past the end of its buffer 'p' (8");
+    assertThatThrownBy(
+            () ->
+                concatProgram(4)
+                    .checkAgainst(List.of(Buffer.of("p", 0, 4, 8), Buffer.of("q", 0, 4, 8))))
+        .hasMessageContaining("'q' is a buffer and also an alias of 'p'");
+  }
+
+  @Test
+  void offsetsMustBelongToAliasesAndBeNonNegative() {
+    assertThatThrownBy(() -> concatProgram(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("alias 'q' has a negative offset -1");
+    assertThatThrownBy(() -> new Program(List.of(), Map.of(), Map.of("v", 3L)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'v' has an alias offset but is no alias");
+  }
 }
