@@ -9,9 +9,9 @@ import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.SolveContext;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,7 +45,9 @@ import java.util.function.IntSupplier;
  * and <em>second-level</em> ones (for each of its conflicts, that conflict's conflicts earlier than
  * it, duplicates kept), and swap a random first-level buffer with a random second-level one (75%)
  * or another first-level one. The returned plan is the <em>last accepted</em> one, as in the
- * source, which is not always the best one seen (stat {@code best-peak} records that).
+ * source, which is not always the best one seen. Statistics: {@code decodes}, {@code accepted},
+ * {@code initial-peak} (the first decode's, -1 if it did not fit), {@code best-peak} (the best
+ * accepted), {@code memory-pressure}; the message says why the search stopped.
  *
  * <p>Randomness: {@code rnd()} draws from the run's generator ({@link Rng#CONTEXT}, the default:
  * {@code nextInt() >>> 1}, in {@code [0, 2^31)}) or from glibc's {@code rand_r} with state 0
@@ -114,6 +116,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     final long[] base;
     final int[] scratch;
     final int[] sortScratch;
+    final long[] size;
+    final long[] alignment;
     long steps;
 
     Run(DsaInstance instance, SolveContext ctx, int[][] conflicts, long[] base) {
@@ -128,6 +132,13 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
       }
       this.scratch = new int[most];
       this.sortScratch = new int[most];
+      int n = instance.size();
+      this.size = new long[n];
+      this.alignment = new long[n];
+      for (int i = 0; i < n; i++) {
+        size[i] = instance.buffer(i).size();
+        alignment[i] = instance.buffer(i).alignment();
+      }
     }
 
     boolean fits(long offset, long size) {
@@ -143,7 +154,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
           return null;
         }
         int b = order[k];
-        Buffer bb = instance.buffer(b);
+        long bSize = size[b];
         int m = 0;
         for (int c : conflicts[b]) {
           if (off[c] >= 0) {
@@ -151,15 +162,14 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
           }
         }
         Lifetimes.sortByKey(scratch, m, off, sortScratch);
-        boolean candidate = fits(0, bb.size());
+        boolean candidate = fits(0, bSize);
         long at = 0;
         for (int j = 0; j < m && candidate; j++) {
           int c = scratch[j];
-          Buffer cb = instance.buffer(c);
-          long next = Lifetimes.alignUp(off[c] + cb.size(), cb.alignment());
-          next = Lifetimes.alignUp(next, bb.alignment());
-          if (fits(next, bb.size())) {
-            if (next > at && at + bb.size() > off[c]) {
+          long next = Lifetimes.alignUp(off[c] + size[c], alignment[c]);
+          next = Lifetimes.alignUp(next, alignment[b]);
+          if (fits(next, bSize)) {
+            if (next > at && at + bSize > off[c]) {
               at = next;
             }
           } else {
@@ -179,8 +189,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     long highest(long[] off) {
       long top = -1;
       for (int i = 0; i < off.length; i++) {
-        if (off[i] >= 0 && instance.buffer(i).size() > 0) {
-          top = Math.max(top, off[i] + instance.buffer(i).size());
+        if (off[i] >= 0 && size[i] > 0) {
+          top = Math.max(top, off[i] + size[i]);
         }
       }
       return top;
@@ -220,6 +230,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     Run run = new Run(instance, ctx, conflicts, base);
     long bound = LowerBounds.maxLoad(instance);
 
+    int[] firstPos = new int[order.length];
+    int[] secondPos = new int[Math.max(16, order.length)];
     long totalSize = 0;
     int swapI1 = -1;
     int swapI2 = -1;
@@ -249,8 +261,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
             OptionalLong.empty(),
             "no buffer fits the capacity " + instance.capacity() + " (TVM: increase the pool)");
       }
-      if (initialPeak < 0) {
-        initialPeak = d.couldNotFit() ? -1 : total;
+      if (decodes == 1 && !d.couldNotFit()) {
+        initialPeak = total;
       }
       boolean accept;
       if (totalSize == 0) {
@@ -293,36 +305,39 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
         break;
       }
       int node = top.get(rnd.getAsInt() % top.size());
-      List<Integer> first = new ArrayList<>();
-      List<Integer> second = new ArrayList<>();
+      // the neighbour lists hold order positions, so that sorting them is sorting by position
+      int nFirst = 0;
+      int nSecond = 0;
       for (int c1 : conflicts[node]) {
         if (pos[c1] < 0) {
           continue;
         }
         if (pos[node] > pos[c1]) {
-          first.add(c1);
+          firstPos[nFirst++] = pos[c1];
         }
         for (int c2 : conflicts[c1]) {
           if (pos[c2] >= 0 && pos[c1] > pos[c2]) {
-            second.add(c2);
+            if (nSecond == secondPos.length) {
+              secondPos = Arrays.copyOf(secondPos, 2 * secondPos.length);
+            }
+            secondPos[nSecond++] = pos[c2];
           }
         }
       }
-      Comparator<Integer> byPos = Comparator.comparingInt(b -> pos[b]);
-      first.sort(byPos);
-      second.sort(byPos);
-      if (first.isEmpty()) {
+      Arrays.sort(firstPos, 0, nFirst);
+      Arrays.sort(secondPos, 0, nSecond);
+      if (nFirst == 0) {
         continue;
       }
-      int swap1 = first.get(rnd.getAsInt() % first.size());
+      int swap1 = order[firstPos[rnd.getAsInt() % nFirst]];
       int swap2 = swap1;
       for (int guard = 0; swap2 == swap1 && guard < PICK_GUARD; guard++) {
-        boolean fromSecond = !second.isEmpty() && rnd.getAsInt() % 100 > 25;
+        boolean fromSecond = nSecond > 0 && rnd.getAsInt() % 100 > 25;
         swap2 =
             fromSecond
-                ? second.get(rnd.getAsInt() % second.size())
-                : first.get(rnd.getAsInt() % first.size());
-        if (second.size() < 2 && first.size() < 2) {
+                ? order[secondPos[rnd.getAsInt() % nSecond]]
+                : order[firstPos[rnd.getAsInt() % nFirst]];
+        if (nSecond < 2 && nFirst < 2) {
           break;
         }
       }
@@ -356,15 +371,19 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     return DsaOutcomes.fromOffsets(instance, result, stats).withMessage("stopped: " + stop);
   }
 
-  /** {@code 50 * (total - last) / total / attempts} in unsigned 64-bit integer arithmetic. */
+  /**
+   * {@code 50 * (total - last) / total / attempts} in integer arithmetic ({@code total >= last >=
+   * 0}), exact even where {@code 50 * (total - last)} would not fit 64 bits.
+   */
   static long worsening(long total, long last, int attempts) {
     long delta = total - last;
-    long scaled;
-    if (delta <= Long.MAX_VALUE / 50) {
-      scaled = 50 * delta / total;
-    } else {
-      scaled = (long) Math.floor(50.0 * delta / total);
-    }
+    long scaled =
+        delta <= Long.MAX_VALUE / 50
+            ? 50 * delta / total
+            : BigInteger.valueOf(delta)
+                .multiply(BigInteger.valueOf(50))
+                .divide(BigInteger.valueOf(total))
+                .longValueExact();
     return scaled / attempts;
   }
 
