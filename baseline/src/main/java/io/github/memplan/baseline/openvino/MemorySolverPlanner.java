@@ -62,6 +62,7 @@ public final class MemorySolverPlanner implements Planner<DsaInstance, DsaSoluti
     }
     int[] below = new int[most];
     int[] scratch = new int[most];
+    long[] packed = new long[most];
     for (int k = 0; k < boxes.size(); k++) {
       if (Lifetimes.stop(ctx.budget(), k)) {
         return Outcome.noSolution(
@@ -75,7 +76,7 @@ public final class MemorySolverPlanner implements Planner<DsaInstance, DsaSoluti
           below[m++] = c;
         }
       }
-      Lifetimes.sortByKey(below, m, offsets, scratch);
+      Lifetimes.sortByKey(below, m, offsets, scratch, packed);
       long at = 0;
       for (int j = 0; j < m; j++) {
         int c = below[j];

@@ -22,6 +22,9 @@ public final class Lifetimes {
 
   /** {@code value} rounded up to a multiple of {@code alignment}. */
   public static long alignUp(long value, long alignment) {
+    if (alignment == 1) {
+      return value;
+    }
     long r = value % alignment;
     return r == 0 ? value : Math.addExact(value, alignment - r);
   }
@@ -145,9 +148,33 @@ public final class Lifetimes {
 
   /**
    * Sorts {@code a[0 .. len)} by {@code key[a[i]]} ascending, stably (so ties keep their order in
-   * {@code a}). {@code scratch} must hold at least {@code len} entries.
+   * {@code a}). {@code scratch} and {@code packed} must hold at least {@code len} entries. When
+   * every key is non-negative and small enough to share a {@code long} with a position, the keys
+   * and positions are packed and sorted as primitives; otherwise a merge sort runs.
    */
-  public static void sortByKey(int[] a, int len, long[] key, int[] scratch) {
+  public static void sortByKey(int[] a, int len, long[] key, int[] scratch, long[] packed) {
+    if (len < 2) {
+      return;
+    }
+    int positionBits = 32 - Integer.numberOfLeadingZeros(len - 1);
+    long limit = Long.MAX_VALUE >>> positionBits;
+    boolean packable = true;
+    for (int i = 0; i < len && packable; i++) {
+      long k = key[a[i]];
+      packable = k >= 0 && k <= limit;
+    }
+    if (packable) {
+      for (int i = 0; i < len; i++) {
+        packed[i] = (key[a[i]] << positionBits) | i;
+        scratch[i] = a[i];
+      }
+      Arrays.sort(packed, 0, len);
+      long mask = (1L << positionBits) - 1;
+      for (int i = 0; i < len; i++) {
+        a[i] = scratch[(int) (packed[i] & mask)];
+      }
+      return;
+    }
     for (int width = 1; width < len; width *= 2) {
       for (int lo = 0; lo < len - width; lo += 2 * width) {
         int mid = lo + width;

@@ -116,6 +116,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     final long[] base;
     final int[] scratch;
     final int[] sortScratch;
+    final long[] packed;
     final long[] size;
     final long[] alignment;
     long steps;
@@ -132,6 +133,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
       }
       this.scratch = new int[most];
       this.sortScratch = new int[most];
+      this.packed = new long[most];
       int n = instance.size();
       this.size = new long[n];
       this.alignment = new long[n];
@@ -161,7 +163,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
             scratch[m++] = c;
           }
         }
-        Lifetimes.sortByKey(scratch, m, off, sortScratch);
+        Lifetimes.sortByKey(scratch, m, off, sortScratch, packed);
         boolean candidate = fits(0, bSize);
         long at = 0;
         for (int j = 0; j < m && candidate; j++) {
@@ -232,6 +234,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
 
     int[] firstPos = new int[order.length];
     int[] secondPos = new int[Math.max(16, order.length)];
+    int[] counts = new int[order.length];
+    int[] top = new int[order.length];
     long totalSize = 0;
     int swapI1 = -1;
     int swapI2 = -1;
@@ -293,18 +297,18 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
         current = rollback;
       }
       long poolSize = run.highest(current);
-      List<Integer> top = new ArrayList<>();
+      int nTop = 0;
       for (int p = 0; p < order.length; p++) {
         int b = order[p];
-        if (current[b] >= 0 && current[b] + instance.buffer(b).size() == poolSize) {
-          top.add(b);
+        if (current[b] >= 0 && current[b] + run.size[b] == poolSize) {
+          top[nTop++] = b;
         }
       }
-      if (top.isEmpty()) {
+      if (nTop == 0) {
         stop = "fixed-top";
         break;
       }
-      int node = top.get(rnd.getAsInt() % top.size());
+      int node = top[rnd.getAsInt() % nTop];
       // the neighbour lists hold order positions, so that sorting them is sorting by position
       int nFirst = 0;
       int nSecond = 0;
@@ -325,7 +329,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
         }
       }
       Arrays.sort(firstPos, 0, nFirst);
-      Arrays.sort(secondPos, 0, nSecond);
+      countingSort(secondPos, nSecond, counts);
       if (nFirst == 0) {
         continue;
       }
@@ -385,6 +389,22 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
                 .divide(BigInteger.valueOf(total))
                 .longValueExact();
     return scaled / attempts;
+  }
+
+  /**
+   * Sorts the positions {@code a[0 .. len)}, each in {@code [0, counts.length)}, by counting;
+   * {@code counts} must be all zero and is left so.
+   */
+  static void countingSort(int[] a, int len, int[] counts) {
+    for (int i = 0; i < len; i++) {
+      counts[a[i]]++;
+    }
+    int k = 0;
+    for (int p = 0; k < len; p++) {
+      for (; counts[p] > 0; counts[p]--) {
+        a[k++] = p;
+      }
+    }
   }
 
   /** The source's {@code swap_buffers}: exchanges order positions {@code i1} and {@code i2}. */

@@ -151,6 +151,7 @@ public final class GlobalDecreasingSizeBestFitHeap implements Planner<DsaInstanc
     }
     int[] used = new int[most];
     int[] scratch = new int[most];
+    long[] packed = new long[most];
     for (int k = 0; k < sorted.size(); k++) {
       if (Lifetimes.stop(ctx.budget(), k)) {
         return null;
@@ -163,7 +164,7 @@ public final class GlobalDecreasingSizeBestFitHeap implements Planner<DsaInstanc
           used[m++] = c;
         }
       }
-      Lifetimes.sortByKey(used, m, offsets, scratch);
+      Lifetimes.sortByKey(used, m, offsets, scratch, packed);
       long start = 0;
       long bestStart = -1;
       long bestLength = Long.MAX_VALUE;
