@@ -15,13 +15,18 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The baseline planners are registered under their documented ids and create with defaults. */
+/**
+ * Every baseline planner of the GMEM issue is registered under its documented id and creates with
+ * defaults.
+ */
 class BaselineProvidersTest {
 
   private static final List<String> IDS =
       List.of(
           "glow-linear",
           "naive",
+          "openvino",
+          "ort-exact-size",
           "tflite-arena",
           "tflite-equality-shared",
           "tflite-greedy-best-shared",
@@ -32,8 +37,18 @@ class BaselineProvidersTest {
           "tflite-mincostflow-shared",
           "tflite-naive-shared",
           "tflm",
+          "tpumlir",
           "tpumlir-doc",
-          "vela-hill-climb");
+          "tpumlir-fitfirst",
+          "tpumlir-opsize",
+          "tvm-greedy-by-conflicts",
+          "tvm-greedy-by-size",
+          "tvm-hill-climb",
+          "tvm-storage-rewrite",
+          "vela-hill-climb",
+          "xla",
+          "xla-spatial",
+          "xla-temporal");
 
   @Test
   void everyIdIsRegisteredOnce() {

@@ -1,0 +1,14 @@
+package io.github.memplan.baseline.tvm;
+
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaPlannerContract;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.solve.Planner;
+
+/** The DSA planner contract for {@code tvm-storage-rewrite}. */
+class StorageRewriteContractTest extends DsaPlannerContract {
+  @Override
+  protected Planner<DsaInstance, DsaSolution> planner() {
+    return new StorageRewritePlanner();
+  }
+}
