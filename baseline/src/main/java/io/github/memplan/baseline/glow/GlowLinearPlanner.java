@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.glow;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -88,7 +89,7 @@ public final class GlowLinearPlanner implements Planner<DsaInstance, DsaSolution
       long found = -1;
       for (; at < segments.size(); at++) {
         Segment s = segments.get(at);
-        long start = alignUp(prev, b.alignment());
+        long start = Alignment.up(prev, b.alignment());
         if (s.begin() >= start && s.begin() - start >= b.size()) {
           found = start;
           break;
@@ -96,7 +97,7 @@ public final class GlowLinearPlanner implements Planner<DsaInstance, DsaSolution
         prev = s.end();
       }
       if (found == -1) {
-        long start = alignUp(prev, b.alignment());
+        long start = Alignment.up(prev, b.alignment());
         if (start > capacity - b.size()) {
           return Outcome.<DsaSolution>noSolution(
                   OptionalLong.of(LowerBounds.maxLoad(instance)),
@@ -130,10 +131,5 @@ public final class GlowLinearPlanner implements Planner<DsaInstance, DsaSolution
       prev = s.end();
     }
     return Math.max(best, capacity - prev);
-  }
-
-  private static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
   }
 }

@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.naive;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -32,15 +33,10 @@ public final class NaivePlanner implements Planner<DsaInstance, DsaSolution> {
         offsets[i] = b.fixedOffset().getAsLong();
         continue;
       }
-      addr = alignUp(addr, b.alignment());
+      addr = Alignment.up(addr, b.alignment());
       offsets[i] = addr;
       addr += b.size();
     }
     return DsaOutcomes.fromOffsets(instance, offsets, Map.of());
-  }
-
-  static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
   }
 }

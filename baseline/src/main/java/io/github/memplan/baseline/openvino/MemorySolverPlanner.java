@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.openvino;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -85,7 +86,7 @@ public final class MemorySolverPlanner implements Planner<DsaInstance, DsaSoluti
         }
         long top = offsets[c] + instance.buffer(c).size();
         if (top > at) {
-          at = Lifetimes.alignUp(top, b.alignment());
+          at = Alignment.up(top, b.alignment());
         }
       }
       offsets[i] = at;

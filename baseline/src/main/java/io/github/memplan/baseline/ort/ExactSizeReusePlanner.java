@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.ort;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -114,7 +115,7 @@ public final class ExactSizeReusePlanner implements Planner<DsaInstance, DsaSolu
         } else {
           reused++;
         }
-        a.alignment = Lifetimes.lcm(a.alignment, b.alignment(), "buffer '" + b.id() + "'");
+        a.alignment = Alignment.lcm(a.alignment, b.alignment(), "buffer '" + b.id() + "'");
         allocationOf[i] = a;
       }
       for (; f < frees.size() && lastStep(instance, frees.get(f)) == t; f++) {
@@ -123,7 +124,7 @@ public final class ExactSizeReusePlanner implements Planner<DsaInstance, DsaSolu
     }
     long cursor = Lifetimes.fixedTop(instance);
     for (Allocation a : allocations) {
-      a.offset = Lifetimes.alignUp(cursor, a.alignment);
+      a.offset = Alignment.up(cursor, a.alignment);
       cursor = Math.addExact(a.offset, a.size);
     }
     for (int i = 0; i < n; i++) {

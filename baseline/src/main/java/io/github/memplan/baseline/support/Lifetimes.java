@@ -21,38 +21,6 @@ public final class Lifetimes {
   public static final int POLL_EVERY = 256;
 
   /** {@code value} rounded up to a multiple of {@code alignment}. */
-  public static long alignUp(long value, long alignment) {
-    if (alignment == 1) {
-      return value;
-    }
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
-  }
-
-  /**
-   * The least common multiple of two alignments: the alignment of a block shared by buffers with
-   * these alignments.
-   *
-   * @throws IllegalArgumentException naming {@code what} when it does not fit a {@code long}
-   */
-  public static long lcm(long a, long b, String what) {
-    long g = gcd(a, b);
-    try {
-      return Math.multiplyExact(a / g, b);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(
-          what + ": alignments " + a + " and " + b + " have no common multiple below 2^63");
-    }
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
-  }
 
   /** Whether {@code b} takes part in placement: it has bytes and no fixed offset. */
   public static boolean movable(Buffer b) {

@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tflite;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -105,7 +106,7 @@ public final class TfliteArenaPlanner implements Planner<DsaInstance, DsaSolutio
         if (alloc.lastNode() < firstNode || alloc.firstNode() > lastNode) {
           continue;
         }
-        long alignedCurrentOffset = UsageRecord.alignUp(currentOffset, alignment);
+        long alignedCurrentOffset = Alignment.up(currentOffset, alignment);
         if (alignedCurrentOffset + size <= alloc.offset()
             && alloc.offset() - alignedCurrentOffset < bestOffsetFit) {
           bestOffset = alignedCurrentOffset;
@@ -117,7 +118,7 @@ public final class TfliteArenaPlanner implements Planner<DsaInstance, DsaSolutio
         }
       }
       if (bestOffset == -1) {
-        bestOffset = UsageRecord.alignUp(currentOffset, alignment);
+        bestOffset = Alignment.up(currentOffset, alignment);
       }
       place(bestOffset, size, firstNode, lastNode);
       return bestOffset;

@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tflite;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -69,7 +70,7 @@ public final class TfliteGreedyBySizePlanner implements Planner<DsaInstance, Dsa
         if (p.last() < rec.first() || p.first() > rec.last()) {
           continue;
         }
-        long candidate = UsageRecord.alignUp(prevEnd, rec.alignment());
+        long candidate = Alignment.up(prevEnd, rec.alignment());
         if (p.offset() >= candidate) {
           long diff = p.offset() - candidate;
           if (diff >= rec.size() && diff < bestDiff) {
@@ -80,7 +81,7 @@ public final class TfliteGreedyBySizePlanner implements Planner<DsaInstance, Dsa
         prevEnd = Math.max(prevEnd, p.offset() + p.size());
       }
       if (bestOffset == -1) {
-        bestOffset = UsageRecord.alignUp(prevEnd, rec.alignment());
+        bestOffset = Alignment.up(prevEnd, rec.alignment());
       }
       offsets[rec.index()] = bestOffset;
       insert(ordered, new Placed(bestOffset, rec.size(), rec.first(), rec.last()));

@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tflite;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
 import io.github.memplan.core.dsa.DsaSolution;
@@ -68,12 +69,14 @@ public final class TfliteSharedObjectsPlanner implements Planner<DsaInstance, Ds
     java.util.Arrays.fill(alignment, 1);
     for (int pos = 0; pos < records.size(); pos++) {
       int obj = assignment.objectIds()[pos];
-      alignment[obj] = lcm(alignment[obj], records.get(pos).alignment());
+      alignment[obj] =
+          Alignment.lcm(
+              alignment[obj], records.get(pos).alignment(), "tflite shared object " + obj);
     }
     long[] objectOffset = new long[objects];
     long total = 0;
     for (int k = 0; k < objects; k++) {
-      total = UsageRecord.alignUp(total, alignment[k]);
+      total = Alignment.up(total, alignment[k]);
       objectOffset[k] = total;
       total = Math.addExact(total, assignment.objectSizes()[k]);
     }
@@ -82,16 +85,5 @@ public final class TfliteSharedObjectsPlanner implements Planner<DsaInstance, Ds
       offsets[records.get(pos).index()] = objectOffset[assignment.objectIds()[pos]];
     }
     return offsets;
-  }
-
-  private static long lcm(long a, long b) {
-    long x = a;
-    long y = b;
-    while (y != 0) {
-      long t = x % y;
-      x = y;
-      y = t;
-    }
-    return Math.multiplyExact(a / x, b);
   }
 }

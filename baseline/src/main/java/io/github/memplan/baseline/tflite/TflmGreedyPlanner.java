@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tflite;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -73,13 +74,13 @@ public final class TflmGreedyPlanner implements Planner<DsaInstance, DsaSolution
           if (next.first() > last || first > next.last()) {
             continue; // not simultaneously active
           }
-          long gap = next.offset() - UsageRecord.alignUp(candidate, b.alignment());
+          long gap = next.offset() - Alignment.up(candidate, b.alignment());
           if (gap >= b.size()) {
             break;
           }
           candidate = Math.max(candidate, next.offset() + next.size());
         }
-        candidate = UsageRecord.alignUp(candidate, b.alignment());
+        candidate = Alignment.up(candidate, b.alignment());
       }
       offsets[id] = candidate;
       insert(byOffset, new Entry(candidate, b.size(), first, last));

@@ -44,9 +44,4 @@ record UsageRecord(int index, long size, int first, int last, long alignment) {
     out.sort(Comparator.comparingInt(UsageRecord::first).thenComparingInt(UsageRecord::index));
     return out;
   }
-
-  static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
-  }
 }

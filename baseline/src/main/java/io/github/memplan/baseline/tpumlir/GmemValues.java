@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tpumlir;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -70,7 +71,7 @@ final class GmemValues {
         throw new IllegalArgumentException(
             plannerId + " does not support fixed offsets (buffer '" + b.id() + "')");
       }
-      unit = lcm(unit, b.alignment(), b, plannerId);
+      unit = Alignment.lcm(unit, b.alignment(), plannerId + ": buffer '" + b.id() + "'");
     }
     int[] zeroSizeOperands = new int[instance.size()];
     Program program = instance.program();
@@ -141,29 +142,6 @@ final class GmemValues {
           .withStats(stats);
     }
     return DsaOutcomes.fromOffsets(instance, offsets, stats);
-  }
-
-  private static long lcm(long a, long b, Buffer at, String plannerId) {
-    long g = gcd(a, b);
-    try {
-      return Math.multiplyExact(a / g, b);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(
-          plannerId
-              + ": the alignments up to buffer '"
-              + at.id()
-              + "' have no common multiple"
-              + " below 2^63");
-    }
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 
   private static long padUp(long size, long unit, Buffer b, String plannerId) {

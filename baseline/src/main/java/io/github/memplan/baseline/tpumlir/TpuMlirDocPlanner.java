@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tpumlir;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -159,7 +160,7 @@ public final class TpuMlirDocPlanner implements Planner<DsaInstance, DsaSolution
             placed = reuse.offset;
             reused++;
           } else {
-            placed = alignUp(addr, b.alignment());
+            placed = Alignment.up(addr, b.alignment());
             addr = placed + need;
             fresh++;
           }
@@ -237,10 +238,5 @@ public final class TpuMlirDocPlanner implements Planner<DsaInstance, DsaSolution
         }
       }
     }
-  }
-
-  private static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
   }
 }

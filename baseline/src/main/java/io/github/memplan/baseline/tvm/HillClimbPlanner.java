@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.tvm;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -168,8 +169,8 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
         long at = 0;
         for (int j = 0; j < m && candidate; j++) {
           int c = scratch[j];
-          long next = Lifetimes.alignUp(off[c] + size[c], alignment[c]);
-          next = Lifetimes.alignUp(next, alignment[b]);
+          long next = Alignment.up(off[c] + size[c], alignment[c]);
+          next = Alignment.up(next, alignment[b]);
           if (fits(next, bSize)) {
             if (next > at && at + bSize > off[c]) {
               at = next;

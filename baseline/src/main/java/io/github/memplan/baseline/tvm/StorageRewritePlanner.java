@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.tvm;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -133,7 +134,7 @@ public final class StorageRewritePlanner implements Planner<DsaInstance, DsaSolu
         } else {
           reused++;
         }
-        e.alignment = Lifetimes.lcm(e.alignment, b.alignment(), "buffer '" + b.id() + "'");
+        e.alignment = Alignment.lcm(e.alignment, b.alignment(), "buffer '" + b.id() + "'");
         entryOf[i] = e;
       }
       for (; k < kills.size() && deathOf(instance, kills.get(k)) == t; k++) {
@@ -146,7 +147,7 @@ public final class StorageRewritePlanner implements Planner<DsaInstance, DsaSolu
 
     long cursor = Lifetimes.fixedTop(instance);
     for (Entry e : entries) {
-      e.offset = Lifetimes.alignUp(cursor, e.alignment);
+      e.offset = Alignment.up(cursor, e.alignment);
       cursor = Math.addExact(e.offset, e.bits / 8);
     }
     for (int i = 0; i < n; i++) {

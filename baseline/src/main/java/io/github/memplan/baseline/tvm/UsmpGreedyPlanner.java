@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.tvm;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -106,8 +107,8 @@ public final class UsmpGreedyPlanner implements Planner<DsaInstance, DsaSolution
       for (int c : conflicts[i]) {
         if (placed[c]) {
           Buffer cb = instance.buffer(c);
-          long next = Lifetimes.alignUp(offsets[c] + cb.size(), cb.alignment());
-          offset = Math.max(offset, Lifetimes.alignUp(next, b.alignment()));
+          long next = Alignment.up(offsets[c] + cb.size(), cb.alignment());
+          offset = Math.max(offset, Alignment.up(next, b.alignment()));
         }
       }
       offsets[i] = offset;

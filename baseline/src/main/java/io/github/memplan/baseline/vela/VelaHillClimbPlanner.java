@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.vela;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -234,7 +235,7 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
           }
           if (address[lr2] < addr + size[lr] && addr < endAddress[lr2]) {
             fits = false;
-            addr = alignUp(endAddress[lr2], alignment[lr]);
+            addr = Alignment.up(endAddress[lr2], alignment[lr]);
             pred = lr2;
           }
         }
@@ -376,10 +377,5 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
     int t = a[i];
     a[i] = a[j];
     a[j] = t;
-  }
-
-  private static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
   }
 }

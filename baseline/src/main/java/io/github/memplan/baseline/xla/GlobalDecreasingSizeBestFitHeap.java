@@ -1,6 +1,7 @@
 package io.github.memplan.baseline.xla;
 
 import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
@@ -175,7 +176,7 @@ public final class GlobalDecreasingSizeBestFitHeap implements Planner<DsaInstanc
           bestLength = length;
           bestStart = start;
         }
-        long end = Lifetimes.alignUp(offsets[c] + instance.buffer(c).size(), b.alignment());
+        long end = Alignment.up(offsets[c] + instance.buffer(c).size(), b.alignment());
         start = Math.max(start, end);
       }
       if (bestStart < 0 || Long.MAX_VALUE - start < bestLength) {

@@ -2,7 +2,7 @@ package io.github.memplan.baseline.openvino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.memplan.baseline.support.Lifetimes;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaFixtures;
 import io.github.memplan.core.dsa.DsaInstance;
@@ -54,7 +54,7 @@ class MemorySolverPlannerTest {
           for (int j : slots.getOrDefault(t, List.of())) {
             long top = off[j] + instance.buffer(j).size();
             if (at + b.size() > off[j] && top > at) {
-              at = Lifetimes.alignUp(top, b.alignment());
+              at = Alignment.up(top, b.alignment());
               popped = true;
             }
           }

@@ -3,6 +3,7 @@ package io.github.memplan.baseline.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaFixtures;
 import io.github.memplan.core.dsa.DsaInstance;
@@ -84,10 +85,10 @@ class LifetimesTest {
 
   @Test
   void lcmAndAlignUp() {
-    assertThat(Lifetimes.lcm(8, 12, "x")).isEqualTo(24);
-    assertThat(Lifetimes.alignUp(13, 8)).isEqualTo(16);
-    assertThat(Lifetimes.alignUp(16, 8)).isEqualTo(16);
-    assertThatThrownBy(() -> Lifetimes.lcm(Long.MAX_VALUE, Long.MAX_VALUE - 1, "buffer 'q'"))
+    assertThat(Alignment.lcm(8, 12, "x")).isEqualTo(24);
+    assertThat(Alignment.up(13, 8)).isEqualTo(16);
+    assertThat(Alignment.up(16, 8)).isEqualTo(16);
+    assertThatThrownBy(() -> Alignment.lcm(Long.MAX_VALUE, Long.MAX_VALUE - 1, "buffer 'q'"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("buffer 'q'");
   }

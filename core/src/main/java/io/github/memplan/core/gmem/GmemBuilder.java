@@ -1,6 +1,7 @@
 package io.github.memplan.core.gmem;
 
 import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.Program;
@@ -148,7 +149,7 @@ public final class GmemBuilder {
       long bytes = places.bytesOf.getOrDefault(id, graph.tensor(id).bytes());
       buffers.add(
           new Buffer(
-              id, l[0], l[1], alignUp(bytes, align), align, List.of(), OptionalLong.empty()));
+              id, l[0], l[1], Alignment.up(bytes, align), align, List.of(), OptionalLong.empty()));
     }
     for (Step s : steps) {
       for (String out : s.outputs()) {
@@ -331,14 +332,9 @@ public final class GmemBuilder {
       if (t.role() == Role.WEIGHT || t.role() == Role.CONSTANT) {
         slots.add(new WeightSlot(t.name(), addr, t.bytes()));
         raw += t.bytes();
-        addr = alignUp(addr + t.bytes(), alignment);
+        addr = Alignment.up(addr + t.bytes(), alignment);
       }
     }
     return new WeightLayout(slots, addr, raw);
-  }
-
-  static long alignUp(long value, long alignment) {
-    long r = value % alignment;
-    return r == 0 ? value : Math.addExact(value, alignment - r);
   }
 }
