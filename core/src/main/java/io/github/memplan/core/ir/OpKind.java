@@ -42,6 +42,7 @@ public enum OpKind {
   NEG("Neg", Category.UNARY),
   ABS("Abs", Category.UNARY),
   IDENTITY("Identity", Category.UNARY),
+  CAST("Cast", Category.UNARY),
   BATCH_NORMALIZATION("BatchNormalization", Category.NORM),
   LAYER_NORMALIZATION("LayerNormalization", Category.NORM),
   SOFTMAX("Softmax", Category.NORM),

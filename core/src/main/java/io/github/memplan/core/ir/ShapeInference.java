@@ -59,6 +59,7 @@ public final class ShapeInference {
             case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
             case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
                 unary(c);
+            case CAST -> cast(c);
             case BATCH_NORMALIZATION -> batchNorm(c);
             case LAYER_NORMALIZATION -> layerNorm(c);
             case SOFTMAX -> softmax(c);
@@ -491,6 +492,16 @@ public final class ShapeInference {
   private static TensorType unary(Ctx c) {
     c.arity(1, 1);
     return c.in(0);
+  }
+
+  /** Cast: attribute {@code to} (required), an ONNX element-type code; the shape is kept. */
+  private static TensorType cast(Ctx c) {
+    c.arity(1, 1);
+    if (!c.attrs().has("to")) {
+      throw c.fail("attribute to is required");
+    }
+    long to = c.attrs().getInt("to", 0);
+    return new TensorType(c.in(0).shape(), DType.fromOnnxCode(to));
   }
 
   private static TensorType unaryWithAttrs(Ctx c) {

@@ -1,0 +1,104 @@
+package io.github.memplan.core.ir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hand-checked shapes of the op kinds added for imported ONNX models (casts, reductions, splits,
+ * broadcasting selections, quantization), with rejections that name the op.
+ */
+class ShapeInferenceMoreOpsTest {
+
+  private static TensorType f32(long... dims) {
+    return new TensorType(Shape.of(dims), DType.F32);
+  }
+
+  private static TensorType t(DType dtype, long... dims) {
+    return new TensorType(Shape.of(dims), dtype);
+  }
+
+  private static Attributes.Builder attrs() {
+    return Attributes.builder();
+  }
+
+  /** Infers an op with {@code outputs} outputs. */
+  private static List<TensorType> inferN(
+      String name, OpKind kind, Attributes.Builder attrs, int outputs, TensorType... in) {
+    List<String> inputs = new ArrayList<>();
+    for (int i = 0; i < in.length; i++) {
+      inputs.add("in" + i);
+    }
+    List<String> outs = new ArrayList<>();
+    for (int i = 0; i < outputs; i++) {
+      outs.add(name + ":" + i);
+    }
+    Op op = new Op(name, kind, attrs.build(), inputs, outs);
+    return ShapeInference.infer(op, Arrays.asList(in));
+  }
+
+  private static TensorType infer(
+      String name, OpKind kind, Attributes.Builder attrs, TensorType... in) {
+    List<TensorType> out = inferN(name, kind, attrs, 1, in);
+    assertThat(out).hasSize(1);
+    return out.get(0);
+  }
+
+  private static void rejects(
+      String name, OpKind kind, Attributes.Builder attrs, String fragment, TensorType... in) {
+    rejectsN(name, kind, attrs, 1, fragment, in);
+  }
+
+  private static void rejectsN(
+      String name,
+      OpKind kind,
+      Attributes.Builder attrs,
+      int outputs,
+      String fragment,
+      TensorType... in) {
+    String label = "'" + name + "' (" + kind.onnxName() + ")";
+    assertThatThrownBy(() -> inferN(name, kind, attrs, outputs, in))
+        .isInstanceOf(IllegalArgumentException.class)
+        .message()
+        .startsWith(label)
+        .contains(fragment);
+  }
+
+  @Nested
+  class Casts {
+    @Test
+    void castKeepsTheShapeAndTakesTheOnnxTypeCode() {
+      // ONNX TensorProto.DataType: 7 = INT64, 10 = FLOAT16, 9 = BOOL
+      assertThat(infer("c", OpKind.CAST, attrs().put("to", 7), f32(2, 3)))
+          .isEqualTo(t(DType.I64, 2, 3));
+      assertThat(infer("c", OpKind.CAST, attrs().put("to", 10), t(DType.I64)))
+          .isEqualTo(t(DType.F16));
+      assertThat(infer("c", OpKind.CAST, attrs().put("to", 9), f32(0, 4)))
+          .isEqualTo(t(DType.BOOL, 0, 4));
+    }
+
+    @Test
+    void castRejectsMissingAndUnknownTypes() {
+      rejects("c", OpKind.CAST, attrs(), "attribute to is required", f32(2));
+      // 8 = STRING, 4 = UINT16
+      rejects("c", OpKind.CAST, attrs().put("to", 8), "element type 8 (STRING)", f32(2));
+      rejects("c", OpKind.CAST, attrs().put("to", 4), "element type 4 (UINT16)", f32(2));
+    }
+
+    @Test
+    void onnxCodesRoundTrip() {
+      for (DType d : DType.values()) {
+        assertThat(DType.fromOnnxCode(d.onnxCode())).isEqualTo(d);
+      }
+      assertThat(DType.F32.onnxCode()).isEqualTo(1);
+      assertThat(DType.I4.onnxCode()).isEqualTo(22);
+      assertThat(DType.BF16.isFloatingPoint()).isTrue();
+      assertThat(DType.I8.isFloatingPoint()).isFalse();
+    }
+  }
+}
