@@ -46,6 +46,18 @@ public enum OpKind {
   BATCH_NORMALIZATION("BatchNormalization", Category.NORM),
   LAYER_NORMALIZATION("LayerNormalization", Category.NORM),
   SOFTMAX("Softmax", Category.NORM),
+  REDUCE_MEAN("ReduceMean", Category.REDUCE),
+  REDUCE_SUM("ReduceSum", Category.REDUCE),
+  REDUCE_MAX("ReduceMax", Category.REDUCE),
+  REDUCE_MIN("ReduceMin", Category.REDUCE),
+  REDUCE_PROD("ReduceProd", Category.REDUCE),
+  REDUCE_L1("ReduceL1", Category.REDUCE),
+  REDUCE_L2("ReduceL2", Category.REDUCE),
+  REDUCE_SUM_SQUARE("ReduceSumSquare", Category.REDUCE),
+  REDUCE_LOG_SUM("ReduceLogSum", Category.REDUCE),
+  REDUCE_LOG_SUM_EXP("ReduceLogSumExp", Category.REDUCE),
+  ARG_MAX("ArgMax", Category.REDUCE),
+  ARG_MIN("ArgMin", Category.REDUCE),
   CONCAT("Concat", Category.DATA_MOVEMENT),
   RESHAPE("Reshape", Category.SHAPE),
   FLATTEN("Flatten", Category.SHAPE),
@@ -66,6 +78,8 @@ public enum OpKind {
     BINARY,
     UNARY,
     NORM,
+    /** Reductions over axes (ReduceMean, ArgMax, ...). */
+    REDUCE,
     /** Ops that only reinterpret the shape: same bytes, same order. */
     SHAPE,
     DATA_MOVEMENT

@@ -63,6 +63,18 @@ public final class ShapeInference {
             case BATCH_NORMALIZATION -> batchNorm(c);
             case LAYER_NORMALIZATION -> layerNorm(c);
             case SOFTMAX -> softmax(c);
+            case REDUCE_MEAN,
+                REDUCE_SUM,
+                REDUCE_MAX,
+                REDUCE_MIN,
+                REDUCE_PROD,
+                REDUCE_L1,
+                REDUCE_L2,
+                REDUCE_SUM_SQUARE,
+                REDUCE_LOG_SUM,
+                REDUCE_LOG_SUM_EXP ->
+                reduce(c);
+            case ARG_MAX, ARG_MIN -> argReduce(c);
             case CONCAT -> concat(c);
             case RESHAPE -> reshape(c);
             case FLATTEN -> flatten(c);
@@ -603,6 +615,60 @@ public final class ShapeInference {
     c.arity(1, 1);
     c.axis(c.attrs().getInt("axis", -1), c.in(0).shape().rank(), "axis");
     return c.in(0);
+  }
+
+  // ---------------------------------------------------------------- reductions
+
+  /**
+   * ReduceMean and the other reductions: attribute axes (optional, moved from the opset-18 input),
+   * keepdims (default 1), noop_with_empty_axes (default 0). Without axes every dim is reduced, or
+   * none when noop_with_empty_axes is 1. The dtype is kept.
+   */
+  private static TensorType reduce(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    long keepDims = c.flag("keepdims", 1);
+    long noop = c.flag("noop_with_empty_axes", 0);
+    long[] axes = c.attrs().getInts("axes", new long[0]);
+    boolean[] reduced = new boolean[d.length];
+    if (axes.length == 0) {
+      if (noop == 1) {
+        return x;
+      }
+      Arrays.fill(reduced, true);
+    } else {
+      for (int a : c.uniqueAxes(axes, d.length, "axes")) {
+        reduced[a] = true;
+      }
+    }
+    return new TensorType(Shape.of(reducedDims(d, reduced, keepDims == 1)), x.dtype());
+  }
+
+  /** ArgMax, ArgMin: attributes axis (default 0), keepdims (default 1); I64 indices. */
+  private static TensorType argReduce(Ctx c) {
+    c.arity(1, 1);
+    long[] d = c.in(0).shape().dims();
+    long keepDims = c.flag("keepdims", 1);
+    c.flag("select_last_index", 0);
+    if (d.length == 0) {
+      throw c.fail("X must have rank >= 1, got a scalar");
+    }
+    boolean[] reduced = new boolean[d.length];
+    reduced[c.axis(c.attrs().getInt("axis", 0), d.length, "axis")] = true;
+    return new TensorType(Shape.of(reducedDims(d, reduced, keepDims == 1)), DType.I64);
+  }
+
+  private static long[] reducedDims(long[] d, boolean[] reduced, boolean keepDims) {
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < d.length; i++) {
+      if (!reduced[i]) {
+        out.add(d[i]);
+      } else if (keepDims) {
+        out.add(1L);
+      }
+    }
+    return out.stream().mapToLong(Long::longValue).toArray();
   }
 
   // ---------------------------------------------------------------- shape and data movement
@@ -1238,7 +1304,11 @@ public final class ShapeInference {
     }
 
     long flag(String name) {
-      long v = attrs().getInt(name, 0);
+      return flag(name, 0);
+    }
+
+    long flag(String name, long defaultValue) {
+      long v = attrs().getInt(name, defaultValue);
       if (v != 0 && v != 1) {
         throw fail(name + " " + v + " must be 0 or 1");
       }

@@ -101,4 +101,61 @@ class ShapeInferenceMoreOpsTest {
       assertThat(DType.I8.isFloatingPoint()).isFalse();
     }
   }
+
+  @Nested
+  class Reductions {
+    @Test
+    void layerNormMeanKeepsTheReducedAxis() {
+      // BERT's decomposed LayerNorm: ReduceMean(axes=[-1]) over [1,128,384]
+      assertThat(infer("m", OpKind.REDUCE_MEAN, attrs().put("axes", -1), f32(1, 128, 384)))
+          .isEqualTo(f32(1, 128, 1));
+      assertThat(
+              infer(
+                  "m",
+                  OpKind.REDUCE_SUM,
+                  attrs().put("axes", 0, 2).put("keepdims", 0),
+                  t(DType.I64, 2, 3, 4)))
+          .isEqualTo(t(DType.I64, 3));
+    }
+
+    @Test
+    void withoutAxesEverythingIsReducedUnlessNoop() {
+      assertThat(infer("r", OpKind.REDUCE_MAX, attrs(), f32(2, 3))).isEqualTo(f32(1, 1));
+      assertThat(infer("r", OpKind.REDUCE_L2, attrs().put("keepdims", 0), f32(2, 3)))
+          .isEqualTo(f32());
+      assertThat(infer("r", OpKind.REDUCE_MIN, attrs().put("noop_with_empty_axes", 1), f32(2, 3)))
+          .isEqualTo(f32(2, 3));
+      for (OpKind k :
+          List.of(
+              OpKind.REDUCE_PROD,
+              OpKind.REDUCE_L1,
+              OpKind.REDUCE_SUM_SQUARE,
+              OpKind.REDUCE_LOG_SUM,
+              OpKind.REDUCE_LOG_SUM_EXP)) {
+        assertThat(infer("r", k, attrs().put("axes", 1), f32(2, 3, 4)))
+            .as(k.onnxName())
+            .isEqualTo(f32(2, 1, 4));
+      }
+    }
+
+    @Test
+    void argMaxGivesInt64Indices() {
+      assertThat(infer("a", OpKind.ARG_MAX, attrs().put("axis", 1), f32(2, 3, 4)))
+          .isEqualTo(t(DType.I64, 2, 1, 4));
+      assertThat(
+              infer("a", OpKind.ARG_MIN, attrs().put("axis", -1).put("keepdims", 0), f32(2, 3, 4)))
+          .isEqualTo(t(DType.I64, 2, 3));
+      assertThat(infer("a", OpKind.ARG_MAX, attrs(), f32(5))).isEqualTo(t(DType.I64, 1));
+    }
+
+    @Test
+    void reductionRejections() {
+      rejects("r", OpKind.REDUCE_MEAN, attrs().put("axes", 1, -2), "repeats axis 1", f32(2, 3, 4));
+      rejects("r", OpKind.REDUCE_MEAN, attrs().put("axes", 3), "out of range", f32(2, 3, 4));
+      rejects(
+          "r", OpKind.REDUCE_SUM, attrs().put("keepdims", 2), "keepdims 2 must be 0 or 1", f32(2));
+      rejects("a", OpKind.ARG_MAX, attrs().put("axis", 2), "axis 2 out of range", f32(2, 3));
+      rejects("a", OpKind.ARG_MIN, attrs(), "scalar", f32());
+    }
+  }
 }
