@@ -59,6 +59,7 @@ public enum OpKind {
   ARG_MAX("ArgMax", Category.REDUCE),
   ARG_MIN("ArgMin", Category.REDUCE),
   CONCAT("Concat", Category.DATA_MOVEMENT),
+  SPLIT("Split", Category.DATA_MOVEMENT),
   RESHAPE("Reshape", Category.SHAPE),
   FLATTEN("Flatten", Category.SHAPE),
   SQUEEZE("Squeeze", Category.SHAPE),

@@ -37,57 +37,18 @@ public final class ShapeInference {
   private ShapeInference() {}
 
   /**
-   * The output types of {@code op} given its input types, in output order (always one output).
+   * The output types of {@code op} given its input types, in output order: one for most kinds, as
+   * many as {@code op} defines for Split.
    *
    * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
    */
   public static List<TensorType> infer(Op op, List<TensorType> inputs) {
     Ctx c = new Ctx(op, List.copyOf(inputs));
     try {
-      TensorType out =
-          switch (op.kind()) {
-            case CONV -> conv(c);
-            case CONV_TRANSPOSE -> convTranspose(c);
-            case MAX_POOL, AVERAGE_POOL -> pool(c);
-            case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> globalPool(c);
-            case MAT_MUL -> matMul(c);
-            case GEMM -> gemm(c);
-            case ADD, SUB, MUL, DIV -> binary(c, false);
-            case POW -> binary(c, true);
-            case MAX, MIN -> variadic(c);
-            case CLIP -> clip(c);
-            case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
-            case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
-                unary(c);
-            case CAST -> cast(c);
-            case BATCH_NORMALIZATION -> batchNorm(c);
-            case LAYER_NORMALIZATION -> layerNorm(c);
-            case SOFTMAX -> softmax(c);
-            case REDUCE_MEAN,
-                REDUCE_SUM,
-                REDUCE_MAX,
-                REDUCE_MIN,
-                REDUCE_PROD,
-                REDUCE_L1,
-                REDUCE_L2,
-                REDUCE_SUM_SQUARE,
-                REDUCE_LOG_SUM,
-                REDUCE_LOG_SUM_EXP ->
-                reduce(c);
-            case ARG_MAX, ARG_MIN -> argReduce(c);
-            case CONCAT -> concat(c);
-            case RESHAPE -> reshape(c);
-            case FLATTEN -> flatten(c);
-            case SQUEEZE -> squeeze(c);
-            case UNSQUEEZE -> unsqueeze(c);
-            case TRANSPOSE -> transpose(c);
-            case UPSAMPLE -> upsample(c);
-            case RESIZE -> resize(c);
-            case PAD -> pad(c);
-            case SLICE -> slice(c);
-            case GATHER -> gather(c);
-          };
-      return List.of(out);
+      return switch (op.kind()) {
+        case SPLIT -> split(c);
+        default -> List.of(single(c));
+      };
     } catch (IllegalArgumentException | ArithmeticException e) {
       // Attribute getters and Shape name the attribute or axis but not the op.
       String msg = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -96,6 +57,53 @@ public final class ShapeInference {
       }
       throw new IllegalArgumentException(op.label() + ": " + msg, e);
     }
+  }
+
+  /** The output of a single-output kind. */
+  private static TensorType single(Ctx c) {
+    return switch (c.op.kind()) {
+      case CONV -> conv(c);
+      case CONV_TRANSPOSE -> convTranspose(c);
+      case MAX_POOL, AVERAGE_POOL -> pool(c);
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> globalPool(c);
+      case MAT_MUL -> matMul(c);
+      case GEMM -> gemm(c);
+      case ADD, SUB, MUL, DIV -> binary(c, false);
+      case POW -> binary(c, true);
+      case MAX, MIN -> variadic(c);
+      case CLIP -> clip(c);
+      case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
+      case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
+          unary(c);
+      case CAST -> cast(c);
+      case BATCH_NORMALIZATION -> batchNorm(c);
+      case LAYER_NORMALIZATION -> layerNorm(c);
+      case SOFTMAX -> softmax(c);
+      case REDUCE_MEAN,
+          REDUCE_SUM,
+          REDUCE_MAX,
+          REDUCE_MIN,
+          REDUCE_PROD,
+          REDUCE_L1,
+          REDUCE_L2,
+          REDUCE_SUM_SQUARE,
+          REDUCE_LOG_SUM,
+          REDUCE_LOG_SUM_EXP ->
+          reduce(c);
+      case ARG_MAX, ARG_MIN -> argReduce(c);
+      case CONCAT -> concat(c);
+      case RESHAPE -> reshape(c);
+      case FLATTEN -> flatten(c);
+      case SQUEEZE -> squeeze(c);
+      case UNSQUEEZE -> unsqueeze(c);
+      case TRANSPOSE -> transpose(c);
+      case UPSAMPLE -> upsample(c);
+      case RESIZE -> resize(c);
+      case PAD -> pad(c);
+      case SLICE -> slice(c);
+      case GATHER -> gather(c);
+      case SPLIT -> throw new AssertionError("multi-output kind " + c.op.kind());
+    };
   }
 
   // ---------------------------------------------------------------- convolution and pooling
@@ -718,6 +726,85 @@ public final class ShapeInference {
       out[a] = Math.addExact(out[a], t.shape().dim(a));
     }
     return new TensorType(Shape.of(out), first.dtype());
+  }
+
+  /**
+   * Split: attribute axis (default 0) and either split (the piece sizes, moved from the opset-13
+   * input) or num_outputs (opset 18: pieces of ceil(dim / n), the last one smaller); with neither,
+   * the dim must divide evenly into one piece per output.
+   */
+  private static List<TensorType> split(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    if (d.length == 0) {
+      throw c.fail("input must have rank >= 1, got a scalar");
+    }
+    int a = c.axis(c.attrs().getInt("axis", 0), d.length, "axis");
+    int n = c.op.outputs().size();
+    long dim = d[a];
+    long[] split = c.attrs().getInts("split", null);
+    long numOutputs = c.attrs().getInt("num_outputs", n);
+    if (numOutputs != n) {
+      throw c.fail("num_outputs " + numOutputs + " but the op defines " + n + " outputs");
+    }
+    long[] sizes = new long[n];
+    if (split != null) {
+      if (split.length != n) {
+        throw c.fail(
+            "split "
+                + Arrays.toString(split)
+                + " has "
+                + split.length
+                + " values but the op defines "
+                + n
+                + " outputs");
+      }
+      long sum = 0;
+      for (long s : split) {
+        if (s < 0) {
+          throw c.fail("split " + Arrays.toString(split) + " must be >= 0");
+        }
+        sum = Math.addExact(sum, s);
+      }
+      if (sum != dim) {
+        throw c.fail(
+            "split "
+                + Arrays.toString(split)
+                + " sums to "
+                + sum
+                + " but dim "
+                + a
+                + " of "
+                + x.shape()
+                + " is "
+                + dim);
+      }
+      sizes = split;
+    } else if (c.attrs().has("num_outputs")) {
+      long chunk = ceilDiv(dim, n);
+      for (int i = 0; i < n; i++) {
+        sizes[i] = Math.max(0, Math.min(chunk, dim - i * chunk));
+      }
+    } else {
+      if (dim % n != 0) {
+        throw c.fail(
+            "dim "
+                + a
+                + " of "
+                + x.shape()
+                + " does not split evenly into "
+                + n
+                + " outputs (give split or num_outputs)");
+      }
+      Arrays.fill(sizes, dim / n);
+    }
+    List<TensorType> out = new ArrayList<>();
+    for (long s : sizes) {
+      d[a] = s;
+      out.add(new TensorType(Shape.of(d), x.dtype()));
+    }
+    return out;
   }
 
   /**

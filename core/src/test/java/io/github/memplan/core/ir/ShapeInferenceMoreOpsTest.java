@@ -158,4 +158,56 @@ class ShapeInferenceMoreOpsTest {
       rejects("a", OpKind.ARG_MIN, attrs(), "scalar", f32());
     }
   }
+
+  @Nested
+  class Splits {
+    @Test
+    void splitSizesFromTheAttributeOrEvenly() {
+      assertThat(inferN("s", OpKind.SPLIT, attrs().put("axis", 1).put("split", 2, 4), 2, f32(3, 6)))
+          .containsExactly(f32(3, 2), f32(3, 4));
+      assertThat(inferN("s", OpKind.SPLIT, attrs(), 3, f32(6, 2)))
+          .containsExactly(f32(2, 2), f32(2, 2), f32(2, 2));
+      assertThat(inferN("s", OpKind.SPLIT, attrs().put("split", 0, 6), 2, f32(6)))
+          .containsExactly(f32(0), f32(6));
+    }
+
+    @Test
+    void numOutputsMakesTheLastPieceSmaller() {
+      // opset 18: 7 into 3 pieces of ceil(7/3)=3 -> 3, 3, 1; 2 into 3 -> 1, 1, 0
+      assertThat(inferN("s", OpKind.SPLIT, attrs().put("num_outputs", 3), 3, f32(7)))
+          .containsExactly(f32(3), f32(3), f32(1));
+      assertThat(
+              inferN(
+                  "s", OpKind.SPLIT, attrs().put("num_outputs", 3).put("axis", -1), 3, f32(4, 2)))
+          .containsExactly(f32(4, 1), f32(4, 1), f32(4, 0));
+    }
+
+    @Test
+    void splitRejections() {
+      rejectsN("s", OpKind.SPLIT, attrs(), 4, "does not split evenly into 4", f32(6));
+      rejectsN("s", OpKind.SPLIT, attrs().put("split", 2, 2), 2, "sums to 4", f32(6));
+      rejectsN("s", OpKind.SPLIT, attrs().put("split", 2, 4), 3, "has 2 values", f32(6));
+      rejectsN("s", OpKind.SPLIT, attrs().put("num_outputs", 2), 3, "num_outputs 2", f32(6));
+      rejectsN("s", OpKind.SPLIT, attrs(), 2, "scalar", f32());
+    }
+
+    @Test
+    void theGraphBuilderRecordsEveryPiece() {
+      Graph.Builder b = Graph.builder("split");
+      b.input("x", DType.F32, 1, 6, 4);
+      List<Tensor> pieces =
+          b.op(
+              "qkv",
+              OpKind.SPLIT,
+              attrs().put("axis", 1).build(),
+              List.of("x"),
+              List.of("q", "k", "v"));
+      assertThat(pieces).extracting(Tensor::shape).containsOnly(Shape.of(1, 2, 4));
+      b.op("sum", OpKind.ADD, Attributes.empty(), "q", "v");
+      Graph g = b.output("sum").output("k").build();
+      assertThat(g.producer("k").orElseThrow().name()).isEqualTo("qkv");
+      assertThat(g.consumers("q")).extracting(Op::name).containsExactly("sum");
+      assertThat(g.tensor("k").role()).isEqualTo(Role.OUTPUT);
+    }
+  }
 }
