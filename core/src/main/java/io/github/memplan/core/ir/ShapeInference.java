@@ -71,6 +71,10 @@ public final class ShapeInference {
       case ADD, SUB, MUL, DIV -> binary(c, false);
       case POW -> binary(c, true);
       case MAX, MIN -> variadic(c);
+      case EQUAL, LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> compare(c);
+      case AND, OR, XOR -> logical(c);
+      case NOT -> not(c);
+      case WHERE -> where(c);
       case CLIP -> clip(c);
       case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
       case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
@@ -102,6 +106,7 @@ public final class ShapeInference {
       case PAD -> pad(c);
       case SLICE -> slice(c);
       case GATHER -> gather(c);
+      case EXPAND -> expand(c);
       case SPLIT -> throw new AssertionError("multi-output kind " + c.op.kind());
     };
   }
@@ -509,6 +514,49 @@ public final class ShapeInference {
     return new TensorType(Shape.of(out), c.in(0).dtype());
   }
 
+  /** Equal, Less, LessOrEqual, Greater, GreaterOrEqual: one dtype, broadcast, BOOL result. */
+  private static TensorType compare(Ctx c) {
+    c.arity(2, 2);
+    c.sameDtype(0, 1);
+    return new TensorType(broadcastInputs(c), DType.BOOL);
+  }
+
+  /** And, Or, Xor: BOOL operands, broadcast. */
+  private static TensorType logical(Ctx c) {
+    c.arity(2, 2);
+    c.requireDtype(0, DType.BOOL);
+    c.requireDtype(1, DType.BOOL);
+    return new TensorType(broadcastInputs(c), DType.BOOL);
+  }
+
+  private static TensorType not(Ctx c) {
+    c.arity(1, 1);
+    c.requireDtype(0, DType.BOOL);
+    return c.in(0);
+  }
+
+  /** Where: condition (BOOL), X, Y of one dtype; the three broadcast together. */
+  private static TensorType where(Ctx c) {
+    c.arity(3, 3);
+    c.requireDtype(0, DType.BOOL);
+    c.sameDtype(1, 2);
+    return new TensorType(broadcastInputs(c), c.in(1).dtype());
+  }
+
+  /** The multidirectional broadcast of all inputs' shapes. */
+  private static Shape broadcastInputs(Ctx c) {
+    long[] out = c.in(0).shape().dims();
+    for (int i = 1; i < c.inputs.size(); i++) {
+      out =
+          broadcast(
+              c,
+              out,
+              c.in(i).shape().dims(),
+              "shapes " + Shape.of(out) + " and input " + i + " " + c.in(i).shape());
+    }
+    return Shape.of(out);
+  }
+
   private static TensorType unary(Ctx c) {
     c.arity(1, 1);
     return c.in(0);
@@ -726,6 +774,31 @@ public final class ShapeInference {
       out[a] = Math.addExact(out[a], t.shape().dim(a));
     }
     return new TensorType(Shape.of(out), first.dtype());
+  }
+
+  /**
+   * Expand: attribute shape (required, moved from the input); the input and shape broadcast
+   * multidirectionally, so a 1 in shape keeps the input's dim.
+   */
+  private static TensorType expand(Ctx c) {
+    c.arity(1, 1);
+    long[] shape = c.attrs().getInts("shape", null);
+    if (shape == null) {
+      throw c.fail("attribute shape is required");
+    }
+    for (long s : shape) {
+      if (s < 0) {
+        throw c.fail("shape " + Arrays.toString(shape) + " must be >= 0");
+      }
+    }
+    TensorType x = c.in(0);
+    long[] out =
+        broadcast(
+            c,
+            x.shape().dims(),
+            shape,
+            "input " + x.shape() + " and shape " + Arrays.toString(shape));
+    return new TensorType(Shape.of(out), x.dtype());
   }
 
   /**
@@ -1353,6 +1426,12 @@ public final class ShapeInference {
                 + i
                 + " has "
                 + in(i).dtype());
+      }
+    }
+
+    void requireDtype(int i, DType dtype) {
+      if (in(i).dtype() != dtype) {
+        throw fail("input " + i + " must be " + dtype + ", got " + in(i).dtype());
       }
     }
 

@@ -210,4 +210,57 @@ class ShapeInferenceMoreOpsTest {
       assertThat(g.tensor("k").role()).isEqualTo(Role.OUTPUT);
     }
   }
+
+  @Nested
+  class Selections {
+    @Test
+    void comparisonsBroadcastToBool() {
+      for (OpKind k :
+          List.of(
+              OpKind.EQUAL,
+              OpKind.LESS,
+              OpKind.LESS_OR_EQUAL,
+              OpKind.GREATER,
+              OpKind.GREATER_OR_EQUAL)) {
+        assertThat(infer("c", k, attrs(), t(DType.I64, 3, 1), t(DType.I64, 4)))
+            .as(k.onnxName())
+            .isEqualTo(t(DType.BOOL, 3, 4));
+      }
+      for (OpKind k : List.of(OpKind.AND, OpKind.OR, OpKind.XOR)) {
+        assertThat(infer("l", k, attrs(), t(DType.BOOL, 2, 1, 5), t(DType.BOOL, 3, 1)))
+            .as(k.onnxName())
+            .isEqualTo(t(DType.BOOL, 2, 3, 5));
+      }
+      assertThat(infer("n", OpKind.NOT, attrs(), t(DType.BOOL, 7))).isEqualTo(t(DType.BOOL, 7));
+    }
+
+    @Test
+    void whereBroadcastsAllThree() {
+      assertThat(
+              infer(
+                  "w", OpKind.WHERE, attrs(), t(DType.BOOL, 1, 1, 128), f32(1, 12, 128, 1), f32()))
+          .isEqualTo(f32(1, 12, 128, 128));
+    }
+
+    @Test
+    void expandBroadcastsBothWays() {
+      // ONNX's example: [3,1] expanded by [2,1,6] gives [2,3,6]; a 1 in shape keeps the input dim
+      assertThat(infer("e", OpKind.EXPAND, attrs().put("shape", 2, 1, 6), f32(3, 1)))
+          .isEqualTo(f32(2, 3, 6));
+      assertThat(infer("e", OpKind.EXPAND, attrs().put("shape", 1, 1), t(DType.I64, 4, 5)))
+          .isEqualTo(t(DType.I64, 4, 5));
+    }
+
+    @Test
+    void selectionRejections() {
+      rejects("c", OpKind.EQUAL, attrs(), "dtype", f32(2), t(DType.I64, 2));
+      rejects("c", OpKind.LESS, attrs(), "do not broadcast", f32(2), f32(3));
+      rejects("l", OpKind.AND, attrs(), "input 1 must be BOOL", t(DType.BOOL, 2), f32(2));
+      rejects("n", OpKind.NOT, attrs(), "input 0 must be BOOL", f32(2));
+      rejects("w", OpKind.WHERE, attrs(), "input 0 must be BOOL", f32(2), f32(2), f32(2));
+      rejects("w", OpKind.WHERE, attrs(), "dtype", t(DType.BOOL, 2), f32(2), t(DType.F16, 2));
+      rejects("e", OpKind.EXPAND, attrs(), "attribute shape is required", f32(2));
+      rejects("e", OpKind.EXPAND, attrs().put("shape", 3), "do not broadcast", f32(2));
+    }
+  }
 }
