@@ -2,8 +2,9 @@ package io.github.memplan.core.ir;
 
 /**
  * Multiply-accumulate counts, as papers report them ("MACs", "MAdds"): convolutions, transposed
- * convolutions and matrix products only. Elementwise ops, normalisation, pooling and softmax count
- * nothing, following the convention of the ResNet, MobileNet and ViT papers' tables.
+ * convolutions and matrix products only (their integer forms ConvInteger and MatMulInteger too).
+ * Elementwise ops, normalisation, pooling and softmax count nothing, following the convention of
+ * the ResNet, MobileNet and ViT papers' tables.
  */
 public final class Macs {
   private Macs() {}
@@ -11,7 +12,7 @@ public final class Macs {
   /** The MACs of one op of {@code graph}. */
   public static long of(Graph graph, Op op) {
     return switch (op.kind()) {
-      case CONV -> {
+      case CONV, CONV_INTEGER -> {
         Shape out = graph.tensor(op.outputs().get(0)).shape();
         Shape w = graph.tensor(op.inputs().get(1)).shape();
         // out elements x (C/group x kernel area)
@@ -31,7 +32,7 @@ public final class Macs {
         }
         yield Math.multiplyExact(in.elements(), perInput);
       }
-      case MAT_MUL, GEMM -> {
+      case MAT_MUL, GEMM, MAT_MUL_INTEGER -> {
         // out elements x reduction length
         Shape a = graph.tensor(op.inputs().get(0)).shape();
         Shape out = graph.tensor(op.outputs().get(0)).shape();

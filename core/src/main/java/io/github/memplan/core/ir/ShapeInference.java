@@ -38,7 +38,7 @@ public final class ShapeInference {
 
   /**
    * The output types of {@code op} given its input types, in output order: one for most kinds, as
-   * many as {@code op} defines for Split.
+   * many as {@code op} defines for Split, three for DynamicQuantizeLinear.
    *
    * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
    */
@@ -47,6 +47,7 @@ public final class ShapeInference {
     try {
       return switch (op.kind()) {
         case SPLIT -> split(c);
+        case DYNAMIC_QUANTIZE_LINEAR -> dynamicQuantizeLinear(c);
         default -> List.of(single(c));
       };
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -107,7 +108,12 @@ public final class ShapeInference {
       case SLICE -> slice(c);
       case GATHER -> gather(c);
       case EXPAND -> expand(c);
-      case SPLIT -> throw new AssertionError("multi-output kind " + c.op.kind());
+      case QUANTIZE_LINEAR -> quantizeLinear(c);
+      case DEQUANTIZE_LINEAR -> dequantizeLinear(c);
+      case MAT_MUL_INTEGER -> matMulInteger(c);
+      case CONV_INTEGER -> convInteger(c);
+      case SPLIT, DYNAMIC_QUANTIZE_LINEAR ->
+          throw new AssertionError("multi-output kind " + c.op.kind());
     };
   }
 
@@ -119,11 +125,38 @@ public final class ShapeInference {
    */
   private static TensorType conv(Ctx c) {
     c.arity(2, 3);
+    c.sameDtype(0, 1);
+    long[] out = convDims(c);
+    if (c.inputs.size() == 3) {
+      c.bias(2, out[1], c.in(0).dtype());
+    }
+    return new TensorType(Shape.of(out), c.in(0).dtype());
+  }
+
+  /**
+   * ConvInteger: X and W of I8/U8 with Conv's attributes, optional zero points x_zero_point (a
+   * scalar) and w_zero_point (a scalar or one per output channel); the result is I32.
+   */
+  private static TensorType convInteger(Ctx c) {
+    c.arity(2, 4);
+    c.requireByte(0);
+    c.requireByte(1);
+    long[] out = convDims(c);
+    if (c.inputs.size() > 2) {
+      c.zeroPoint(2, 0, 1);
+    }
+    if (c.inputs.size() > 3) {
+      c.zeroPoint(3, 1, out[1]);
+    }
+    return new TensorType(Shape.of(out), DType.I32);
+  }
+
+  /** The output dims of Conv and ConvInteger: X is input 0, W input 1. */
+  private static long[] convDims(Ctx c) {
     TensorType x = c.in(0);
     TensorType w = c.in(1);
     int spatial = c.spatialRank(x, "X");
     c.sameRank(w, x, "weight W", "X");
-    c.sameDtype(0, 1);
     long[] xd = x.shape().dims();
     long[] wd = w.shape().dims();
     long group = c.attrs().getInt("group", 1);
@@ -147,9 +180,6 @@ public final class ShapeInference {
     if (m % group != 0) {
       throw c.fail("output channels " + m + " are not divisible by group " + group);
     }
-    if (c.inputs.size() == 3) {
-      c.bias(2, m, x.dtype());
-    }
     long[] kernel = Arrays.copyOfRange(wd, 2, wd.length);
     c.checkKernelShape(kernel);
     long[] strides = c.positiveInts("strides", spatial);
@@ -164,7 +194,7 @@ public final class ShapeInference {
           window(
               c, i, xd[2 + i], kernel[i], strides[i], dilations[i], pads, spatial, autoPad, false);
     }
-    return new TensorType(Shape.of(out), x.dtype());
+    return out;
   }
 
   /**
@@ -397,9 +427,35 @@ public final class ShapeInference {
   /** MatMul: numpy matmul (1-D operands promoted and the promoted dim removed; batch broadcast). */
   private static TensorType matMul(Ctx c) {
     c.arity(2, 2);
+    c.sameDtype(0, 1);
+    return new TensorType(Shape.of(matMulDims(c)), c.in(0).dtype());
+  }
+
+  /**
+   * MatMulInteger: A and B of I8/U8 multiplied as MatMul, optional zero points a_zero_point (a
+   * scalar or one per row of A) and b_zero_point (a scalar or one per column of B); the result is
+   * I32.
+   */
+  private static TensorType matMulInteger(Ctx c) {
+    c.arity(2, 4);
+    c.requireByte(0);
+    c.requireByte(1);
+    long[] out = matMulDims(c);
+    Shape a = c.in(0).shape();
+    Shape b = c.in(1).shape();
+    if (c.inputs.size() > 2) {
+      c.zeroPoint(2, 0, a.rank() == 1 ? 1 : a.dim(-2));
+    }
+    if (c.inputs.size() > 3) {
+      c.zeroPoint(3, 1, b.rank() == 1 ? 1 : b.dim(-1));
+    }
+    return new TensorType(Shape.of(out), DType.I32);
+  }
+
+  /** The output dims of MatMul and MatMulInteger: A is input 0, B input 1. */
+  private static long[] matMulDims(Ctx c) {
     TensorType a = c.in(0);
     TensorType b = c.in(1);
-    c.sameDtype(0, 1);
     long[] ad = a.shape().dims();
     long[] bd = b.shape().dims();
     if (ad.length == 0 || bd.length == 0) {
@@ -442,7 +498,7 @@ public final class ShapeInference {
     } else if (bVec) {
       out = Arrays.copyOf(out, out.length - 1);
     }
-    return new TensorType(Shape.of(out), a.dtype());
+    return out;
   }
 
   /** Gemm: A[M,K] (or [K,M] with transA), B[K,N] (or [N,K] with transB), optional C -> [M,N]. */
@@ -512,6 +568,82 @@ public final class ShapeInference {
               "shapes " + Shape.of(out) + " and input " + i + " " + c.in(i).shape());
     }
     return new TensorType(Shape.of(out), c.in(0).dtype());
+  }
+
+  // ---------------------------------------------------------------- quantization
+
+  /**
+   * QuantizeLinear: x, y_scale, optional y_zero_point (whose dtype is the result's, U8 without it);
+   * attribute axis (default 1) for per-axis scales. Blocked quantization (opset 21 block_size) is
+   * rejected.
+   */
+  private static TensorType quantizeLinear(Ctx c) {
+    c.arity(2, 3);
+    TensorType x = c.in(0);
+    checkQuantParams(c, x);
+    DType out = c.inputs.size() == 3 ? c.in(2).dtype() : DType.U8;
+    if (out.isFloatingPoint() || out == DType.BOOL) {
+      throw c.fail("y_zero_point has dtype " + out + ", expected an integer type");
+    }
+    return new TensorType(x.shape(), out);
+  }
+
+  /**
+   * DequantizeLinear: x (integer), x_scale, optional x_zero_point of x's dtype; attribute axis
+   * (default 1). The result has the scale's dtype (F32, or F16 from opset 19).
+   */
+  private static TensorType dequantizeLinear(Ctx c) {
+    c.arity(2, 3);
+    TensorType x = c.in(0);
+    if (x.dtype().isFloatingPoint() || x.dtype() == DType.BOOL) {
+      throw c.fail("x has dtype " + x.dtype() + ", expected an integer type");
+    }
+    checkQuantParams(c, x);
+    if (c.inputs.size() == 3) {
+      c.sameDtype(0, 2);
+    }
+    return new TensorType(x.shape(), c.in(1).dtype());
+  }
+
+  /** Scale (input 1) and optional zero point (input 2): per tensor or one value per axis. */
+  private static void checkQuantParams(Ctx c, TensorType x) {
+    if (c.attrs().getInt("block_size", 0) != 0) {
+      throw c.fail("blocked quantization (block_size) is not supported");
+    }
+    TensorType scale = c.in(1);
+    if (!scale.dtype().isFloatingPoint()) {
+      throw c.fail("scale has dtype " + scale.dtype() + ", expected a floating-point type");
+    }
+    for (int i = 1; i < c.inputs.size(); i++) {
+      Shape s = c.in(i).shape();
+      if (s.rank() > 1) {
+        throw c.fail("input " + i + " " + s + " must be a scalar or 1-D");
+      }
+      if (s.rank() == 1 && s.dim(0) != 1) {
+        int r = x.shape().rank();
+        int a = c.axis(c.attrs().getInt("axis", 1), r, "axis");
+        if (s.dim(0) != x.shape().dim(a)) {
+          throw c.fail(
+              "input " + i + " " + s + " must have one value per dim " + a + " of " + x.shape());
+        }
+      }
+      if (i == 2 && !c.in(2).shape().equals(scale.shape())) {
+        throw c.fail("zero point " + c.in(2).shape() + " and scale " + scale.shape() + " differ");
+      }
+    }
+  }
+
+  /**
+   * DynamicQuantizeLinear: x (F32) to y (U8, x's shape), y_scale (F32 scalar) and y_zero_point (U8
+   * scalar).
+   */
+  private static List<TensorType> dynamicQuantizeLinear(Ctx c) {
+    c.arity(1, 1);
+    c.requireDtype(0, DType.F32);
+    return List.of(
+        new TensorType(c.in(0).shape(), DType.U8),
+        new TensorType(Shape.scalar(), DType.F32),
+        new TensorType(Shape.scalar(), DType.U8));
   }
 
   /** Equal, Less, LessOrEqual, Greater, GreaterOrEqual: one dtype, broadcast, BOOL result. */
@@ -1432,6 +1564,22 @@ public final class ShapeInference {
     void requireDtype(int i, DType dtype) {
       if (in(i).dtype() != dtype) {
         throw fail("input " + i + " must be " + dtype + ", got " + in(i).dtype());
+      }
+    }
+
+    void requireByte(int i) {
+      if (in(i).dtype() != DType.I8 && in(i).dtype() != DType.U8) {
+        throw fail("input " + i + " must be I8 or U8, got " + in(i).dtype());
+      }
+    }
+
+    /** Zero point input {@code i} of operand {@code operand}: its dtype, one or n values. */
+    void zeroPoint(int i, int operand, long n) {
+      sameDtype(operand, i);
+      Shape s = in(i).shape();
+      boolean perTensor = s.rank() <= 1 && s.elements() == 1;
+      if (!perTensor && !(s.rank() == 1 && s.dim(0) == n)) {
+        throw fail("zero point input " + i + " " + s + " must be a scalar or [" + n + "]");
       }
     }
 

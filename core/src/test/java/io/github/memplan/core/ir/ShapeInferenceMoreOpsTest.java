@@ -263,4 +263,105 @@ class ShapeInferenceMoreOpsTest {
       rejects("e", OpKind.EXPAND, attrs().put("shape", 3), "do not broadcast", f32(2));
     }
   }
+
+  @Nested
+  class Quantization {
+    private final TensorType u8 = t(DType.U8);
+    private final TensorType i8 = t(DType.I8);
+
+    @Test
+    void dynamicQuantizeLinearHasThreeOutputs() {
+      assertThat(inferN("q", OpKind.DYNAMIC_QUANTIZE_LINEAR, attrs(), 3, f32(1, 128, 384)))
+          .containsExactly(t(DType.U8, 1, 128, 384), f32(), t(DType.U8));
+      rejectsN("q", OpKind.DYNAMIC_QUANTIZE_LINEAR, attrs(), 3, "must be F32", t(DType.F16, 2));
+    }
+
+    @Test
+    void matMulIntegerIsInt32WithPerColumnZeroPoints() {
+      // BERT-q: activations U8 [1,128,384] x weights I8 [384,1536], b_zero_point one per column
+      assertThat(
+              infer(
+                  "mm",
+                  OpKind.MAT_MUL_INTEGER,
+                  attrs(),
+                  t(DType.U8, 1, 128, 384),
+                  t(DType.I8, 384, 1536),
+                  u8,
+                  t(DType.I8, 1536)))
+          .isEqualTo(t(DType.I32, 1, 128, 1536));
+      rejects(
+          "mm",
+          OpKind.MAT_MUL_INTEGER,
+          attrs(),
+          "must be a scalar or [1536]",
+          t(DType.U8, 128, 384),
+          t(DType.I8, 384, 1536),
+          u8,
+          t(DType.I8, 384));
+      rejects(
+          "mm", OpKind.MAT_MUL_INTEGER, attrs(), "must be I8 or U8", f32(2, 3), t(DType.I8, 3, 4));
+      rejects(
+          "mm", OpKind.MAT_MUL_INTEGER, attrs(), "dtype", t(DType.U8, 2, 3), t(DType.I8, 3, 4), i8);
+    }
+
+    @Test
+    void convIntegerFollowsConv() {
+      assertThat(
+              infer(
+                  "c",
+                  OpKind.CONV_INTEGER,
+                  attrs().put("pads", 1, 1, 1, 1),
+                  t(DType.U8, 1, 3, 32, 32),
+                  t(DType.U8, 16, 3, 3, 3),
+                  u8,
+                  t(DType.U8, 16)))
+          .isEqualTo(t(DType.I32, 1, 16, 32, 32));
+    }
+
+    @Test
+    void quantizeAndDequantizeKeepTheShape() {
+      assertThat(infer("q", OpKind.QUANTIZE_LINEAR, attrs(), f32(2, 3), f32()))
+          .isEqualTo(t(DType.U8, 2, 3));
+      assertThat(infer("q", OpKind.QUANTIZE_LINEAR, attrs(), f32(2, 3), f32(3), t(DType.I8, 3)))
+          .isEqualTo(t(DType.I8, 2, 3));
+      // the word embedding of BERT-q: U8 [30522,384] with a per-tensor scale and zero point
+      assertThat(infer("dq", OpKind.DEQUANTIZE_LINEAR, attrs(), t(DType.U8, 30522, 384), f32(), u8))
+          .isEqualTo(f32(30522, 384));
+      assertThat(
+              infer(
+                  "dq",
+                  OpKind.DEQUANTIZE_LINEAR,
+                  attrs().put("axis", 0),
+                  t(DType.I8, 4, 5),
+                  t(DType.F16, 4)))
+          .isEqualTo(t(DType.F16, 4, 5));
+    }
+
+    @Test
+    void quantizationRejections() {
+      rejects("q", OpKind.QUANTIZE_LINEAR, attrs(), "one value per dim 1", f32(2, 3), f32(2));
+      rejects("q", OpKind.QUANTIZE_LINEAR, attrs(), "must be a scalar or 1-D", f32(2), f32(1, 1));
+      rejects("q", OpKind.QUANTIZE_LINEAR, attrs(), "expected an integer", f32(2), f32(), f32());
+      rejects(
+          "q",
+          OpKind.QUANTIZE_LINEAR,
+          attrs().put("block_size", 2),
+          "block_size",
+          f32(2, 4),
+          f32(2, 2));
+      rejects("dq", OpKind.DEQUANTIZE_LINEAR, attrs(), "expected an integer", f32(2), f32());
+      rejects("dq", OpKind.DEQUANTIZE_LINEAR, attrs(), "floating-point", i8, i8);
+      rejects("dq", OpKind.DEQUANTIZE_LINEAR, attrs(), "dtype", i8, f32(), u8);
+    }
+
+    @Test
+    void integerProductsCountTheirMacs() {
+      Graph.Builder b = Graph.builder("q");
+      b.input("a", DType.U8, 1, 128, 384);
+      b.weight("w", DType.I8, 384, 1536);
+      b.op("mm", OpKind.MAT_MUL_INTEGER, Attributes.empty(), "a", "w");
+      Graph g = b.output("mm").build();
+      assertThat(Macs.of(g)).isEqualTo(128L * 1536 * 384);
+    }
+  }
 }
