@@ -71,6 +71,7 @@ public final class ShapeInference {
       case GEMM -> gemm(c);
       case ADD, SUB, MUL, DIV -> binary(c, false);
       case POW -> binary(c, true);
+      case MOD -> mod(c);
       case MAX, MIN -> variadic(c);
       case EQUAL, LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> compare(c);
       case AND, OR, XOR -> logical(c);
@@ -78,7 +79,23 @@ public final class ShapeInference {
       case WHERE -> where(c);
       case CLIP -> clip(c);
       case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
-      case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
+      case RELU,
+          SIGMOID,
+          HARD_SWISH,
+          SILU,
+          TANH,
+          ERF,
+          EXP,
+          LOG,
+          SQRT,
+          NEG,
+          ABS,
+          IDENTITY,
+          RECIPROCAL,
+          FLOOR,
+          CEIL,
+          ROUND,
+          SIGN ->
           unary(c);
       case CAST -> cast(c);
       case BATCH_NORMALIZATION -> batchNorm(c);
@@ -108,6 +125,7 @@ public final class ShapeInference {
       case SLICE -> slice(c);
       case GATHER -> gather(c);
       case EXPAND -> expand(c);
+      case TILE -> tile(c);
       case QUANTIZE_LINEAR -> quantizeLinear(c);
       case DEQUANTIZE_LINEAR -> dequantizeLinear(c);
       case MAT_MUL_INTEGER -> matMulInteger(c);
@@ -554,6 +572,15 @@ public final class ShapeInference {
     return new TensorType(Shape.of(out), a.dtype());
   }
 
+  /** Mod: as Add, with attribute fmod (0 or 1), which must be 1 for floating-point operands. */
+  private static TensorType mod(Ctx c) {
+    long fmod = c.flag("fmod");
+    if (c.inputs.size() > 0 && c.in(0).dtype().isFloatingPoint() && fmod != 1) {
+      throw c.fail("fmod must be 1 for floating-point operands");
+    }
+    return binary(c, false);
+  }
+
   /** Max, Min: one or more operands of one dtype, multidirectional broadcasting. */
   private static TensorType variadic(Ctx c) {
     c.arity(1, Integer.MAX_VALUE);
@@ -931,6 +958,35 @@ public final class ShapeInference {
             shape,
             "input " + x.shape() + " and shape " + Arrays.toString(shape));
     return new TensorType(Shape.of(out), x.dtype());
+  }
+
+  /** Tile: attribute repeats (required, moved from the input), one non-negative value per dim. */
+  private static TensorType tile(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    long[] repeats = c.attrs().getInts("repeats", null);
+    if (repeats == null) {
+      throw c.fail("attribute repeats is required");
+    }
+    if (repeats.length != d.length) {
+      throw c.fail(
+          "repeats "
+              + Arrays.toString(repeats)
+              + " has "
+              + repeats.length
+              + " values, input "
+              + x.shape()
+              + " has rank "
+              + d.length);
+    }
+    for (int i = 0; i < d.length; i++) {
+      if (repeats[i] < 0) {
+        throw c.fail("repeats " + Arrays.toString(repeats) + " must be >= 0");
+      }
+      d[i] = Math.multiplyExact(d[i], repeats[i]);
+    }
+    return new TensorType(Shape.of(d), x.dtype());
   }
 
   /**

@@ -364,4 +364,37 @@ class ShapeInferenceMoreOpsTest {
       assertThat(Macs.of(g)).isEqualTo(128L * 1536 * 384);
     }
   }
+
+  @Nested
+  class Arithmetic {
+    @Test
+    void roundingUnariesKeepTheType() {
+      for (OpKind k :
+          List.of(OpKind.RECIPROCAL, OpKind.FLOOR, OpKind.CEIL, OpKind.ROUND, OpKind.SIGN)) {
+        assertThat(infer("u", k, attrs(), t(DType.F16, 2, 3)))
+            .as(k.onnxName())
+            .isEqualTo(t(DType.F16, 2, 3));
+      }
+    }
+
+    @Test
+    void modBroadcastsAndNeedsFmodForFloats() {
+      assertThat(infer("m", OpKind.MOD, attrs(), t(DType.I64, 3, 1), t(DType.I64, 4)))
+          .isEqualTo(t(DType.I64, 3, 4));
+      assertThat(infer("m", OpKind.MOD, attrs().put("fmod", 1), f32(2), f32())).isEqualTo(f32(2));
+      rejects("m", OpKind.MOD, attrs(), "fmod must be 1", f32(2), f32(2));
+      rejects("m", OpKind.MOD, attrs().put("fmod", 2), "fmod 2 must be 0 or 1", f32(2), f32(2));
+    }
+
+    @Test
+    void tileMultipliesEveryDim() {
+      assertThat(infer("t", OpKind.TILE, attrs().put("repeats", 2, 1, 3), f32(1, 4, 5)))
+          .isEqualTo(f32(2, 4, 15));
+      assertThat(infer("t", OpKind.TILE, attrs().put("repeats", 0), t(DType.I64, 3)))
+          .isEqualTo(t(DType.I64, 0));
+      rejects("t", OpKind.TILE, attrs(), "attribute repeats is required", f32(2));
+      rejects("t", OpKind.TILE, attrs().put("repeats", 2), "has rank 2", f32(2, 2));
+      rejects("t", OpKind.TILE, attrs().put("repeats", -1), "must be >= 0", f32(2));
+    }
+  }
 }
