@@ -15,12 +15,13 @@ import java.util.Set;
  * <ul>
  *   <li>Inputs that ONNX passes as constant tensors are attributes (see {@link OpKind}): Reshape
  *       {@code shape}, Slice {@code starts/ends/axes/steps}, Pad {@code pads/axes/constant_value},
- *       Resize/Upsample {@code scales} or {@code sizes}, Squeeze/Unsqueeze {@code axes}. Clip takes
+ *       Resize/Upsample {@code scales} or {@code sizes}, Squeeze/Unsqueeze and the reductions'
+ *       {@code axes}, Split {@code split}, Expand {@code shape}, Tile {@code repeats}. Clip takes
  *       {@code min}/{@code max} as attributes (opset 6) or as scalar inputs (opset 11+).
- *   <li>Every op defines exactly one output: the optional extra outputs (MaxPool's indices,
- *       LayerNormalization's mean and inverse standard deviation, training-mode
- *       BatchNormalization's running statistics) are not modelled; training-mode BatchNormalization
- *       is rejected.
+ *   <li>Outputs: Split defines as many as the op names, DynamicQuantizeLinear three (data, scale,
+ *       zero point); MaxPool's optional indices and LayerNormalization's optional mean and inverse
+ *       standard deviation are inferred when the op names them. Training-mode BatchNormalization's
+ *       running statistics are not modelled: it is rejected.
  *   <li>Conv and ConvTranspose accept an {@code I32} bias on {@code I8}/{@code U8} data, the
  *       convention of quantized graphs; ONNX's float Conv requires one type for all operands.
  *   <li>Pooling with {@code ceil_mode} drops a last window that would start in the end padding, as
@@ -38,7 +39,8 @@ public final class ShapeInference {
 
   /**
    * The output types of {@code op} given its input types, in output order: one for most kinds, as
-   * many as {@code op} defines for Split, three for DynamicQuantizeLinear.
+   * many as {@code op} defines for Split, three for DynamicQuantizeLinear, and for MaxPool and
+   * LayerNormalization their optional outputs when {@code op} defines them.
    *
    * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
    */
@@ -48,6 +50,8 @@ public final class ShapeInference {
       return switch (op.kind()) {
         case SPLIT -> split(c);
         case DYNAMIC_QUANTIZE_LINEAR -> dynamicQuantizeLinear(c);
+        case MAX_POOL -> withOptionalOutputs(c, 2);
+        case LAYER_NORMALIZATION -> withOptionalOutputs(c, 3);
         default -> List.of(single(c));
       };
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -58,6 +62,31 @@ public final class ShapeInference {
       }
       throw new IllegalArgumentException(op.label() + ": " + msg, e);
     }
+  }
+
+  /**
+   * The first output and, when the op names them, up to {@code max - 1} optional ones: MaxPool's
+   * Indices (I64, Y's shape); LayerNormalization's Mean and InvStdDev (X's shape with the
+   * normalized dims 1, in attribute stash_type, default FLOAT).
+   */
+  private static List<TensorType> withOptionalOutputs(Ctx c, int max) {
+    TensorType y = single(c);
+    int n = Math.min(c.op.outputs().size(), max);
+    List<TensorType> out = new ArrayList<>(List.of(y));
+    if (n > 1 && c.op.kind() == OpKind.MAX_POOL) {
+      out.add(new TensorType(y.shape(), DType.I64));
+    } else if (n > 1) {
+      long[] d = y.shape().dims();
+      int a = c.axis(c.attrs().getInt("axis", -1), d.length, "axis");
+      for (int i = a; i < d.length; i++) {
+        d[i] = 1;
+      }
+      DType stash = DType.fromOnnxCode(c.attrs().getInt("stash_type", DType.F32.onnxCode()));
+      for (int k = 1; k < n; k++) {
+        out.add(new TensorType(Shape.of(d), stash));
+      }
+    }
+    return out;
   }
 
   /** The output of a single-output kind. */

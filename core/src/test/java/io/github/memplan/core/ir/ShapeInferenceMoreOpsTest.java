@@ -397,4 +397,45 @@ class ShapeInferenceMoreOpsTest {
       rejects("t", OpKind.TILE, attrs().put("repeats", -1), "must be >= 0", f32(2));
     }
   }
+
+  @Nested
+  class OptionalOutputs {
+    @Test
+    void maxPoolIndicesAreInt64OfTheOutputShape() {
+      assertThat(
+              inferN(
+                  "p",
+                  OpKind.MAX_POOL,
+                  attrs().put("kernel_shape", 2, 2).put("strides", 2, 2),
+                  2,
+                  f32(1, 3, 8, 8)))
+          .containsExactly(f32(1, 3, 4, 4), t(DType.I64, 1, 3, 4, 4));
+      assertThat(
+              inferN("p", OpKind.MAX_POOL, attrs().put("kernel_shape", 2, 2), 1, f32(1, 3, 8, 8)))
+          .containsExactly(f32(1, 3, 7, 7));
+    }
+
+    @Test
+    void layerNormMeanAndInvStdDevKeepTheLeadingDims() {
+      // axis 1 of [2,5,8]: statistics per leading index, shape [2,1,1], fp32 by default
+      assertThat(
+              inferN(
+                  "ln",
+                  OpKind.LAYER_NORMALIZATION,
+                  attrs().put("axis", 1),
+                  3,
+                  t(DType.F16, 2, 5, 8),
+                  t(DType.F16, 5, 8)))
+          .containsExactly(t(DType.F16, 2, 5, 8), f32(2, 1, 1), f32(2, 1, 1));
+      assertThat(
+              inferN(
+                  "ln",
+                  OpKind.LAYER_NORMALIZATION,
+                  attrs().put("stash_type", 11),
+                  2,
+                  f32(2, 5, 8),
+                  f32(8)))
+          .containsExactly(f32(2, 5, 8), t(DType.F64, 2, 5, 1));
+    }
+  }
 }
