@@ -187,9 +187,23 @@ final class Translator {
     if (direct != null) {
       Attributes attrs = a.build();
       checkDirect(direct, attrs);
-      List<Integer> outputs =
-          direct == OpKind.DYNAMIC_QUANTIZE_LINEAR ? List.of(0, 1, 2) : List.of(0);
-      return new Translation(direct, attrs, presentInputs(n, p.getInputCount()), outputs);
+      // the outputs memplan models: every output of DynamicQuantizeLinear, the optional ones of
+      // MaxPool (Indices) and LayerNormalization (Mean, InvStdDev); the first of the others
+      int outputs =
+          switch (direct) {
+            case DYNAMIC_QUANTIZE_LINEAR, LAYER_NORMALIZATION -> 3;
+            case MAX_POOL -> 2;
+            default -> 1;
+          };
+      List<Integer> kept = new ArrayList<>();
+      for (int i = 0; i < Math.min(outputs, p.getOutputCount()); i++) {
+        kept.add(i);
+      }
+      // trailing unnamed optional outputs are not defined at all
+      while (kept.size() > 1 && p.getOutput(kept.get(kept.size() - 1)).isEmpty()) {
+        kept.remove(kept.size() - 1);
+      }
+      return new Translation(direct, attrs, presentInputs(n, p.getInputCount()), kept);
     }
     return switch (type) {
       case "CastLike" -> {
