@@ -157,6 +157,9 @@ final class Importer {
   private final List<String> graphInputs = new ArrayList<>();
   private final Set<String> graphOutputNames = new HashSet<>();
 
+  /** Tensors a graph output depends on through data operands (set by the liveness pass). */
+  private Set<String> liveTensors = Set.of();
+
   Importer(
       String source,
       Map<String, long[]> inputShapes,
@@ -952,8 +955,6 @@ final class Importer {
     }
     liveTensors = live;
   }
-
-  private Set<String> liveTensors;
 
   /** Fails on the first live error, then on live tensors without a static shape. */
   private void check(List<String> outputs) {

@@ -116,7 +116,8 @@ public final class OnnxImporter {
   }
 
   static ModelProto parse(CodedInputStream cis, String source) throws IOException {
-    // protobuf-java's default limit refuses messages over 64 MiB (MiniLM is 90 MB, bge 133 MB)
+    // explicit: older protobuf-java runtimes default to 64 MiB (3.25 to 2 GiB), and MiniLM is
+    // 90 MB, bge-small 133 MB
     cis.setSizeLimit(Integer.MAX_VALUE);
     try {
       return ModelProto.parseFrom(cis);
