@@ -2,9 +2,10 @@ package io.github.memplan.core.ir;
 
 /**
  * Multiply-accumulate counts, as papers report them ("MACs", "MAdds"): convolutions, transposed
- * convolutions, matrix products and the gate products of LSTMs only. Elementwise ops,
- * normalisation, pooling, softmax and the LSTM's gate nonlinearities and cell updates count
- * nothing, following the convention of the ResNet, MobileNet and ViT papers' tables.
+ * convolutions, matrix products (their integer forms ConvInteger and MatMulInteger too) and the
+ * gate products of LSTMs only. Elementwise ops, normalisation, pooling, softmax and the LSTM's gate
+ * nonlinearities and cell updates count nothing, following the convention of the ResNet, MobileNet
+ * and ViT papers' tables.
  */
 public final class Macs {
   private Macs() {}
@@ -12,7 +13,7 @@ public final class Macs {
   /** The MACs of one op of {@code graph}. */
   public static long of(Graph graph, Op op) {
     return switch (op.kind()) {
-      case CONV -> {
+      case CONV, CONV_INTEGER -> {
         Shape out = graph.tensor(op.outputs().get(0)).shape();
         Shape w = graph.tensor(op.inputs().get(1)).shape();
         // out elements x (C/group x kernel area)
@@ -32,7 +33,7 @@ public final class Macs {
         }
         yield Math.multiplyExact(in.elements(), perInput);
       }
-      case MAT_MUL, GEMM -> {
+      case MAT_MUL, GEMM, MAT_MUL_INTEGER -> {
         // out elements x reduction length
         Shape a = graph.tensor(op.inputs().get(0)).shape();
         Shape out = graph.tensor(op.outputs().get(0)).shape();

@@ -15,15 +15,17 @@ import java.util.Set;
  * <ul>
  *   <li>Inputs that ONNX passes as constant tensors are attributes (see {@link OpKind}): Reshape
  *       {@code shape}, Slice {@code starts/ends/axes/steps}, Pad {@code pads/axes/constant_value},
- *       Resize/Upsample {@code scales} or {@code sizes}, Squeeze/Unsqueeze {@code axes}. Clip takes
+ *       Resize/Upsample {@code scales} or {@code sizes}, Squeeze/Unsqueeze and the reductions'
+ *       {@code axes}, Split {@code split}, Expand {@code shape}, Tile {@code repeats}. Clip takes
  *       {@code min}/{@code max} as attributes (opset 6) or as scalar inputs (opset 11+).
- *   <li>Every op defines exactly one output: the optional extra outputs (MaxPool's indices,
- *       LayerNormalization's mean and inverse standard deviation, training-mode
- *       BatchNormalization's running statistics, LSTM's last hidden and cell states {@code Y_h} and
- *       {@code Y_c}) are not modelled; training-mode BatchNormalization is rejected.
- *   <li>LSTM takes X, W, R and an optional B; the optional {@code sequence_lens}, {@code
- *       initial_h}, {@code initial_c} and peephole {@code P} inputs are not modelled (all sequences
- *       full length, zero initial state, no peepholes).
+ *   <li>Outputs: Split defines as many as the op names, DynamicQuantizeLinear three (data, scale,
+ *       zero point); MaxPool's optional indices and LayerNormalization's optional mean and inverse
+ *       standard deviation are inferred when the op names them. Training-mode BatchNormalization's
+ *       running statistics are not modelled: it is rejected.
+ *   <li>LSTM takes X, W, R and an optional B and defines Y only; the optional {@code
+ *       sequence_lens}, {@code initial_h}, {@code initial_c} and peephole {@code P} inputs and the
+ *       {@code Y_h}/{@code Y_c} outputs are not modelled (all sequences full length, zero initial
+ *       state, no peepholes).
  *   <li>Conv and ConvTranspose accept an {@code I32} bias on {@code I8}/{@code U8} data, the
  *       convention of quantized graphs; ONNX's float Conv requires one type for all operands.
  *   <li>Pooling with {@code ceil_mode} drops a last window that would start in the end padding, as
@@ -40,45 +42,22 @@ public final class ShapeInference {
   private ShapeInference() {}
 
   /**
-   * The output types of {@code op} given its input types, in output order (always one output).
+   * The output types of {@code op} given its input types, in output order: one for most kinds, as
+   * many as {@code op} defines for Split, three for DynamicQuantizeLinear, and for MaxPool and
+   * LayerNormalization their optional outputs when {@code op} defines them.
    *
    * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
    */
   public static List<TensorType> infer(Op op, List<TensorType> inputs) {
     Ctx c = new Ctx(op, List.copyOf(inputs));
     try {
-      TensorType out =
-          switch (op.kind()) {
-            case CONV -> conv(c);
-            case CONV_TRANSPOSE -> convTranspose(c);
-            case MAX_POOL, AVERAGE_POOL -> pool(c);
-            case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> globalPool(c);
-            case MAT_MUL -> matMul(c);
-            case GEMM -> gemm(c);
-            case ADD, SUB, MUL, DIV -> binary(c, false);
-            case POW -> binary(c, true);
-            case MAX, MIN -> variadic(c);
-            case CLIP -> clip(c);
-            case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
-            case RELU, SIGMOID, HARD_SWISH, SILU, TANH, ERF, EXP, LOG, SQRT, NEG, ABS, IDENTITY ->
-                unary(c);
-            case BATCH_NORMALIZATION -> batchNorm(c);
-            case LAYER_NORMALIZATION -> layerNorm(c);
-            case SOFTMAX -> softmax(c);
-            case CONCAT -> concat(c);
-            case RESHAPE -> reshape(c);
-            case FLATTEN -> flatten(c);
-            case SQUEEZE -> squeeze(c);
-            case UNSQUEEZE -> unsqueeze(c);
-            case TRANSPOSE -> transpose(c);
-            case UPSAMPLE -> upsample(c);
-            case RESIZE -> resize(c);
-            case PAD -> pad(c);
-            case SLICE -> slice(c);
-            case GATHER -> gather(c);
-            case LSTM -> lstm(c);
-          };
-      return List.of(out);
+      return switch (op.kind()) {
+        case SPLIT -> split(c);
+        case DYNAMIC_QUANTIZE_LINEAR -> dynamicQuantizeLinear(c);
+        case MAX_POOL -> withOptionalOutputs(c, 2);
+        case LAYER_NORMALIZATION -> withOptionalOutputs(c, 3);
+        default -> List.of(single(c));
+      };
     } catch (IllegalArgumentException | ArithmeticException e) {
       // Attribute getters and Shape name the attribute or axis but not the op.
       String msg = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -89,6 +68,107 @@ public final class ShapeInference {
     }
   }
 
+  /**
+   * The first output and, when the op names them, up to {@code max - 1} optional ones: MaxPool's
+   * Indices (I64, Y's shape); LayerNormalization's Mean and InvStdDev (X's shape with the
+   * normalized dims 1, in attribute stash_type, default FLOAT).
+   */
+  private static List<TensorType> withOptionalOutputs(Ctx c, int max) {
+    TensorType y = single(c);
+    int n = Math.min(c.op.outputs().size(), max);
+    List<TensorType> out = new ArrayList<>(List.of(y));
+    if (n > 1 && c.op.kind() == OpKind.MAX_POOL) {
+      out.add(new TensorType(y.shape(), DType.I64));
+    } else if (n > 1) {
+      long[] d = y.shape().dims();
+      int a = c.axis(c.attrs().getInt("axis", -1), d.length, "axis");
+      for (int i = a; i < d.length; i++) {
+        d[i] = 1;
+      }
+      DType stash = DType.fromOnnxCode(c.attrs().getInt("stash_type", DType.F32.onnxCode()));
+      for (int k = 1; k < n; k++) {
+        out.add(new TensorType(Shape.of(d), stash));
+      }
+    }
+    return out;
+  }
+
+  /** The output of a single-output kind. */
+  private static TensorType single(Ctx c) {
+    return switch (c.op.kind()) {
+      case CONV -> conv(c);
+      case CONV_TRANSPOSE -> convTranspose(c);
+      case MAX_POOL, AVERAGE_POOL -> pool(c);
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> globalPool(c);
+      case MAT_MUL -> matMul(c);
+      case GEMM -> gemm(c);
+      case ADD, SUB, MUL, DIV -> binary(c, false);
+      case POW -> binary(c, true);
+      case MOD -> mod(c);
+      case MAX, MIN -> variadic(c);
+      case EQUAL, LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> compare(c);
+      case AND, OR, XOR -> logical(c);
+      case NOT -> not(c);
+      case WHERE -> where(c);
+      case CLIP -> clip(c);
+      case LEAKY_RELU, HARD_SIGMOID, GELU -> unaryWithAttrs(c);
+      case RELU,
+          SIGMOID,
+          HARD_SWISH,
+          SILU,
+          TANH,
+          ERF,
+          EXP,
+          LOG,
+          SQRT,
+          NEG,
+          ABS,
+          IDENTITY,
+          RECIPROCAL,
+          FLOOR,
+          CEIL,
+          ROUND,
+          SIGN ->
+          unary(c);
+      case CAST -> cast(c);
+      case BATCH_NORMALIZATION -> batchNorm(c);
+      case LAYER_NORMALIZATION -> layerNorm(c);
+      case SOFTMAX -> softmax(c);
+      case REDUCE_MEAN,
+          REDUCE_SUM,
+          REDUCE_MAX,
+          REDUCE_MIN,
+          REDUCE_PROD,
+          REDUCE_L1,
+          REDUCE_L2,
+          REDUCE_SUM_SQUARE,
+          REDUCE_LOG_SUM,
+          REDUCE_LOG_SUM_EXP ->
+          reduce(c);
+      case ARG_MAX, ARG_MIN -> argReduce(c);
+      case CONCAT -> concat(c);
+      case RESHAPE -> reshape(c);
+      case FLATTEN -> flatten(c);
+      case SQUEEZE -> squeeze(c);
+      case UNSQUEEZE -> unsqueeze(c);
+      case TRANSPOSE -> transpose(c);
+      case UPSAMPLE -> upsample(c);
+      case RESIZE -> resize(c);
+      case PAD -> pad(c);
+      case SLICE -> slice(c);
+      case GATHER -> gather(c);
+      case LSTM -> lstm(c);
+      case EXPAND -> expand(c);
+      case TILE -> tile(c);
+      case QUANTIZE_LINEAR -> quantizeLinear(c);
+      case DEQUANTIZE_LINEAR -> dequantizeLinear(c);
+      case MAT_MUL_INTEGER -> matMulInteger(c);
+      case CONV_INTEGER -> convInteger(c);
+      case SPLIT, DYNAMIC_QUANTIZE_LINEAR ->
+          throw new AssertionError("multi-output kind " + c.op.kind());
+    };
+  }
+
   // ---------------------------------------------------------------- convolution and pooling
 
   /**
@@ -97,11 +177,38 @@ public final class ShapeInference {
    */
   private static TensorType conv(Ctx c) {
     c.arity(2, 3);
+    c.sameDtype(0, 1);
+    long[] out = convDims(c);
+    if (c.inputs.size() == 3) {
+      c.bias(2, out[1], c.in(0).dtype());
+    }
+    return new TensorType(Shape.of(out), c.in(0).dtype());
+  }
+
+  /**
+   * ConvInteger: X and W of I8/U8 with Conv's attributes, optional zero points x_zero_point (a
+   * scalar) and w_zero_point (a scalar or one per output channel); the result is I32.
+   */
+  private static TensorType convInteger(Ctx c) {
+    c.arity(2, 4);
+    c.requireByte(0);
+    c.requireByte(1);
+    long[] out = convDims(c);
+    if (c.inputs.size() > 2) {
+      c.zeroPoint(2, 0, 1);
+    }
+    if (c.inputs.size() > 3) {
+      c.zeroPoint(3, 1, out[1]);
+    }
+    return new TensorType(Shape.of(out), DType.I32);
+  }
+
+  /** The output dims of Conv and ConvInteger: X is input 0, W input 1. */
+  private static long[] convDims(Ctx c) {
     TensorType x = c.in(0);
     TensorType w = c.in(1);
     int spatial = c.spatialRank(x, "X");
     c.sameRank(w, x, "weight W", "X");
-    c.sameDtype(0, 1);
     long[] xd = x.shape().dims();
     long[] wd = w.shape().dims();
     long group = c.attrs().getInt("group", 1);
@@ -125,9 +232,6 @@ public final class ShapeInference {
     if (m % group != 0) {
       throw c.fail("output channels " + m + " are not divisible by group " + group);
     }
-    if (c.inputs.size() == 3) {
-      c.bias(2, m, x.dtype());
-    }
     long[] kernel = Arrays.copyOfRange(wd, 2, wd.length);
     c.checkKernelShape(kernel);
     long[] strides = c.positiveInts("strides", spatial);
@@ -142,7 +246,7 @@ public final class ShapeInference {
           window(
               c, i, xd[2 + i], kernel[i], strides[i], dilations[i], pads, spatial, autoPad, false);
     }
-    return new TensorType(Shape.of(out), x.dtype());
+    return out;
   }
 
   /**
@@ -375,9 +479,35 @@ public final class ShapeInference {
   /** MatMul: numpy matmul (1-D operands promoted and the promoted dim removed; batch broadcast). */
   private static TensorType matMul(Ctx c) {
     c.arity(2, 2);
+    c.sameDtype(0, 1);
+    return new TensorType(Shape.of(matMulDims(c)), c.in(0).dtype());
+  }
+
+  /**
+   * MatMulInteger: A and B of I8/U8 multiplied as MatMul, optional zero points a_zero_point (a
+   * scalar or one per row of A) and b_zero_point (a scalar or one per column of B); the result is
+   * I32.
+   */
+  private static TensorType matMulInteger(Ctx c) {
+    c.arity(2, 4);
+    c.requireByte(0);
+    c.requireByte(1);
+    long[] out = matMulDims(c);
+    Shape a = c.in(0).shape();
+    Shape b = c.in(1).shape();
+    if (c.inputs.size() > 2) {
+      c.zeroPoint(2, 0, a.rank() == 1 ? 1 : a.dim(-2));
+    }
+    if (c.inputs.size() > 3) {
+      c.zeroPoint(3, 1, b.rank() == 1 ? 1 : b.dim(-1));
+    }
+    return new TensorType(Shape.of(out), DType.I32);
+  }
+
+  /** The output dims of MatMul and MatMulInteger: A is input 0, B input 1. */
+  private static long[] matMulDims(Ctx c) {
     TensorType a = c.in(0);
     TensorType b = c.in(1);
-    c.sameDtype(0, 1);
     long[] ad = a.shape().dims();
     long[] bd = b.shape().dims();
     if (ad.length == 0 || bd.length == 0) {
@@ -420,7 +550,7 @@ public final class ShapeInference {
     } else if (bVec) {
       out = Arrays.copyOf(out, out.length - 1);
     }
-    return new TensorType(Shape.of(out), a.dtype());
+    return out;
   }
 
   /** Gemm: A[M,K] (or [K,M] with transA), B[K,N] (or [N,K] with transB), optional C -> [M,N]. */
@@ -476,6 +606,15 @@ public final class ShapeInference {
     return new TensorType(Shape.of(out), a.dtype());
   }
 
+  /** Mod: as Add, with attribute fmod (0 or 1), which must be 1 for floating-point operands. */
+  private static TensorType mod(Ctx c) {
+    long fmod = c.flag("fmod");
+    if (c.inputs.size() > 0 && c.in(0).dtype().isFloatingPoint() && fmod != 1) {
+      throw c.fail("fmod must be 1 for floating-point operands");
+    }
+    return binary(c, false);
+  }
+
   /** Max, Min: one or more operands of one dtype, multidirectional broadcasting. */
   private static TensorType variadic(Ctx c) {
     c.arity(1, Integer.MAX_VALUE);
@@ -492,9 +631,138 @@ public final class ShapeInference {
     return new TensorType(Shape.of(out), c.in(0).dtype());
   }
 
+  // ---------------------------------------------------------------- quantization
+
+  /**
+   * QuantizeLinear: x, y_scale, optional y_zero_point (whose dtype is the result's, U8 without it);
+   * attribute axis (default 1) for per-axis scales. Blocked quantization (opset 21 block_size) is
+   * rejected.
+   */
+  private static TensorType quantizeLinear(Ctx c) {
+    c.arity(2, 3);
+    TensorType x = c.in(0);
+    checkQuantParams(c, x);
+    DType out = c.inputs.size() == 3 ? c.in(2).dtype() : DType.U8;
+    if (out.isFloatingPoint() || out == DType.BOOL) {
+      throw c.fail("y_zero_point has dtype " + out + ", expected an integer type");
+    }
+    return new TensorType(x.shape(), out);
+  }
+
+  /**
+   * DequantizeLinear: x (integer), x_scale, optional x_zero_point of x's dtype; attribute axis
+   * (default 1). The result has the scale's dtype (F32, or F16 from opset 19).
+   */
+  private static TensorType dequantizeLinear(Ctx c) {
+    c.arity(2, 3);
+    TensorType x = c.in(0);
+    if (x.dtype().isFloatingPoint() || x.dtype() == DType.BOOL) {
+      throw c.fail("x has dtype " + x.dtype() + ", expected an integer type");
+    }
+    checkQuantParams(c, x);
+    if (c.inputs.size() == 3) {
+      c.sameDtype(0, 2);
+    }
+    return new TensorType(x.shape(), c.in(1).dtype());
+  }
+
+  /** Scale (input 1) and optional zero point (input 2): per tensor or one value per axis. */
+  private static void checkQuantParams(Ctx c, TensorType x) {
+    if (c.attrs().getInt("block_size", 0) != 0) {
+      throw c.fail("blocked quantization (block_size) is not supported");
+    }
+    TensorType scale = c.in(1);
+    if (!scale.dtype().isFloatingPoint()) {
+      throw c.fail("scale has dtype " + scale.dtype() + ", expected a floating-point type");
+    }
+    for (int i = 1; i < c.inputs.size(); i++) {
+      Shape s = c.in(i).shape();
+      if (s.rank() > 1) {
+        throw c.fail("input " + i + " " + s + " must be a scalar or 1-D");
+      }
+      if (s.rank() == 1 && s.dim(0) != 1) {
+        int r = x.shape().rank();
+        int a = c.axis(c.attrs().getInt("axis", 1), r, "axis");
+        if (s.dim(0) != x.shape().dim(a)) {
+          throw c.fail(
+              "input " + i + " " + s + " must have one value per dim " + a + " of " + x.shape());
+        }
+      }
+      if (i == 2 && !c.in(2).shape().equals(scale.shape())) {
+        throw c.fail("zero point " + c.in(2).shape() + " and scale " + scale.shape() + " differ");
+      }
+    }
+  }
+
+  /**
+   * DynamicQuantizeLinear: x (F32) to y (U8, x's shape), y_scale (F32 scalar) and y_zero_point (U8
+   * scalar).
+   */
+  private static List<TensorType> dynamicQuantizeLinear(Ctx c) {
+    c.arity(1, 1);
+    c.requireDtype(0, DType.F32);
+    return List.of(
+        new TensorType(c.in(0).shape(), DType.U8),
+        new TensorType(Shape.scalar(), DType.F32),
+        new TensorType(Shape.scalar(), DType.U8));
+  }
+
+  /** Equal, Less, LessOrEqual, Greater, GreaterOrEqual: one dtype, broadcast, BOOL result. */
+  private static TensorType compare(Ctx c) {
+    c.arity(2, 2);
+    c.sameDtype(0, 1);
+    return new TensorType(broadcastInputs(c), DType.BOOL);
+  }
+
+  /** And, Or, Xor: BOOL operands, broadcast. */
+  private static TensorType logical(Ctx c) {
+    c.arity(2, 2);
+    c.requireDtype(0, DType.BOOL);
+    c.requireDtype(1, DType.BOOL);
+    return new TensorType(broadcastInputs(c), DType.BOOL);
+  }
+
+  private static TensorType not(Ctx c) {
+    c.arity(1, 1);
+    c.requireDtype(0, DType.BOOL);
+    return c.in(0);
+  }
+
+  /** Where: condition (BOOL), X, Y of one dtype; the three broadcast together. */
+  private static TensorType where(Ctx c) {
+    c.arity(3, 3);
+    c.requireDtype(0, DType.BOOL);
+    c.sameDtype(1, 2);
+    return new TensorType(broadcastInputs(c), c.in(1).dtype());
+  }
+
+  /** The multidirectional broadcast of all inputs' shapes. */
+  private static Shape broadcastInputs(Ctx c) {
+    long[] out = c.in(0).shape().dims();
+    for (int i = 1; i < c.inputs.size(); i++) {
+      out =
+          broadcast(
+              c,
+              out,
+              c.in(i).shape().dims(),
+              "shapes " + Shape.of(out) + " and input " + i + " " + c.in(i).shape());
+    }
+    return Shape.of(out);
+  }
+
   private static TensorType unary(Ctx c) {
     c.arity(1, 1);
     return c.in(0);
+  }
+
+  /** Cast: attribute {@code to} (required), an ONNX element-type code; the shape is kept. */
+  private static TensorType cast(Ctx c) {
+    c.arity(1, 1);
+    if (!c.attrs().has("to")) {
+      throw c.fail("attribute to is required");
+    }
+    long to = c.attrs().getInt("to", 0);
+    return new TensorType(c.in(0).shape(), DType.fromOnnxCode(to));
   }
 
   private static TensorType unaryWithAttrs(Ctx c) {
@@ -598,6 +866,60 @@ public final class ShapeInference {
     return c.in(0);
   }
 
+  // ---------------------------------------------------------------- reductions
+
+  /**
+   * ReduceMean and the other reductions: attribute axes (optional, moved from the opset-18 input),
+   * keepdims (default 1), noop_with_empty_axes (default 0). Without axes every dim is reduced, or
+   * none when noop_with_empty_axes is 1. The dtype is kept.
+   */
+  private static TensorType reduce(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    long keepDims = c.flag("keepdims", 1);
+    long noop = c.flag("noop_with_empty_axes", 0);
+    long[] axes = c.attrs().getInts("axes", new long[0]);
+    boolean[] reduced = new boolean[d.length];
+    if (axes.length == 0) {
+      if (noop == 1) {
+        return x;
+      }
+      Arrays.fill(reduced, true);
+    } else {
+      for (int a : c.uniqueAxes(axes, d.length, "axes")) {
+        reduced[a] = true;
+      }
+    }
+    return new TensorType(Shape.of(reducedDims(d, reduced, keepDims == 1)), x.dtype());
+  }
+
+  /** ArgMax, ArgMin: attributes axis (default 0), keepdims (default 1); I64 indices. */
+  private static TensorType argReduce(Ctx c) {
+    c.arity(1, 1);
+    long[] d = c.in(0).shape().dims();
+    long keepDims = c.flag("keepdims", 1);
+    c.flag("select_last_index", 0);
+    if (d.length == 0) {
+      throw c.fail("X must have rank >= 1, got a scalar");
+    }
+    boolean[] reduced = new boolean[d.length];
+    reduced[c.axis(c.attrs().getInt("axis", 0), d.length, "axis")] = true;
+    return new TensorType(Shape.of(reducedDims(d, reduced, keepDims == 1)), DType.I64);
+  }
+
+  private static long[] reducedDims(long[] d, boolean[] reduced, boolean keepDims) {
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < d.length; i++) {
+      if (!reduced[i]) {
+        out.add(d[i]);
+      } else if (keepDims) {
+        out.add(1L);
+      }
+    }
+    return out.stream().mapToLong(Long::longValue).toArray();
+  }
+
   // ---------------------------------------------------------------- shape and data movement
 
   /** Concat: attribute axis (required); all other dims equal. */
@@ -645,6 +967,139 @@ public final class ShapeInference {
       out[a] = Math.addExact(out[a], t.shape().dim(a));
     }
     return new TensorType(Shape.of(out), first.dtype());
+  }
+
+  /**
+   * Expand: attribute shape (required, moved from the input); the input and shape broadcast
+   * multidirectionally, so a 1 in shape keeps the input's dim.
+   */
+  private static TensorType expand(Ctx c) {
+    c.arity(1, 1);
+    long[] shape = c.attrs().getInts("shape", null);
+    if (shape == null) {
+      throw c.fail("attribute shape is required");
+    }
+    for (long s : shape) {
+      if (s < 0) {
+        throw c.fail("shape " + Arrays.toString(shape) + " must be >= 0");
+      }
+    }
+    TensorType x = c.in(0);
+    long[] out =
+        broadcast(
+            c,
+            x.shape().dims(),
+            shape,
+            "input " + x.shape() + " and shape " + Arrays.toString(shape));
+    return new TensorType(Shape.of(out), x.dtype());
+  }
+
+  /** Tile: attribute repeats (required, moved from the input), one non-negative value per dim. */
+  private static TensorType tile(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    long[] repeats = c.attrs().getInts("repeats", null);
+    if (repeats == null) {
+      throw c.fail("attribute repeats is required");
+    }
+    if (repeats.length != d.length) {
+      throw c.fail(
+          "repeats "
+              + Arrays.toString(repeats)
+              + " has "
+              + repeats.length
+              + " values, input "
+              + x.shape()
+              + " has rank "
+              + d.length);
+    }
+    for (int i = 0; i < d.length; i++) {
+      if (repeats[i] < 0) {
+        throw c.fail("repeats " + Arrays.toString(repeats) + " must be >= 0");
+      }
+      d[i] = Math.multiplyExact(d[i], repeats[i]);
+    }
+    return new TensorType(Shape.of(d), x.dtype());
+  }
+
+  /**
+   * Split: attribute axis (default 0) and either split (the piece sizes, moved from the opset-13
+   * input) or num_outputs (opset 18: pieces of ceil(dim / n), the last one smaller); with neither,
+   * the dim must divide evenly into one piece per output.
+   */
+  private static List<TensorType> split(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    long[] d = x.shape().dims();
+    if (d.length == 0) {
+      throw c.fail("input must have rank >= 1, got a scalar");
+    }
+    int a = c.axis(c.attrs().getInt("axis", 0), d.length, "axis");
+    int n = c.op.outputs().size();
+    long dim = d[a];
+    long[] split = c.attrs().getInts("split", null);
+    long numOutputs = c.attrs().getInt("num_outputs", n);
+    if (numOutputs != n) {
+      throw c.fail("num_outputs " + numOutputs + " but the op defines " + n + " outputs");
+    }
+    long[] sizes = new long[n];
+    if (split != null) {
+      if (split.length != n) {
+        throw c.fail(
+            "split "
+                + Arrays.toString(split)
+                + " has "
+                + split.length
+                + " values but the op defines "
+                + n
+                + " outputs");
+      }
+      long sum = 0;
+      for (long s : split) {
+        if (s < 0) {
+          throw c.fail("split " + Arrays.toString(split) + " must be >= 0");
+        }
+        sum = Math.addExact(sum, s);
+      }
+      if (sum != dim) {
+        throw c.fail(
+            "split "
+                + Arrays.toString(split)
+                + " sums to "
+                + sum
+                + " but dim "
+                + a
+                + " of "
+                + x.shape()
+                + " is "
+                + dim);
+      }
+      sizes = split;
+    } else if (c.attrs().has("num_outputs")) {
+      long chunk = ceilDiv(dim, n);
+      for (int i = 0; i < n; i++) {
+        sizes[i] = Math.max(0, Math.min(chunk, dim - i * chunk));
+      }
+    } else {
+      if (dim % n != 0) {
+        throw c.fail(
+            "dim "
+                + a
+                + " of "
+                + x.shape()
+                + " does not split evenly into "
+                + n
+                + " outputs (give split or num_outputs)");
+      }
+      Arrays.fill(sizes, dim / n);
+    }
+    List<TensorType> out = new ArrayList<>();
+    for (long s : sizes) {
+      d[a] = s;
+      out.add(new TensorType(Shape.of(d), x.dtype()));
+    }
+    return out;
   }
 
   /**
@@ -1277,6 +1732,28 @@ public final class ShapeInference {
       }
     }
 
+    void requireDtype(int i, DType dtype) {
+      if (in(i).dtype() != dtype) {
+        throw fail("input " + i + " must be " + dtype + ", got " + in(i).dtype());
+      }
+    }
+
+    void requireByte(int i) {
+      if (in(i).dtype() != DType.I8 && in(i).dtype() != DType.U8) {
+        throw fail("input " + i + " must be I8 or U8, got " + in(i).dtype());
+      }
+    }
+
+    /** Zero point input {@code i} of operand {@code operand}: its dtype, one or n values. */
+    void zeroPoint(int i, int operand, long n) {
+      sameDtype(operand, i);
+      Shape s = in(i).shape();
+      boolean perTensor = s.rank() <= 1 && s.elements() == 1;
+      if (!perTensor && !(s.rank() == 1 && s.dim(0) == n)) {
+        throw fail("zero point input " + i + " " + s + " must be a scalar or [" + n + "]");
+      }
+    }
+
     void sameRank(TensorType t, TensorType ref, String what, String refName) {
       if (t.shape().rank() != ref.shape().rank()) {
         throw fail(
@@ -1312,7 +1789,11 @@ public final class ShapeInference {
     }
 
     long flag(String name) {
-      long v = attrs().getInt(name, 0);
+      return flag(name, 0);
+    }
+
+    long flag(String name, long defaultValue) {
+      long v = attrs().getInt(name, defaultValue);
       if (v != 0 && v != 1) {
         throw fail(name + " " + v + " must be 0 or 1");
       }

@@ -1,0 +1,206 @@
+package io.github.memplan.datasets.onnx;
+
+import ai.onnx.proto.OnnxMl.AttributeProto;
+import ai.onnx.proto.OnnxMl.GraphProto;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.NodeProto;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Role;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Imports ONNX models ({@code .onnx} protobuf files, read with the generated classes {@code
+ * ai.onnx.proto.OnnxMl} of {@code org.tribuo:tribuo-util-onnx}) into memplan {@link Graph}s with
+ * static shapes, following the ONNX IR and operator specifications (https://onnx.ai/onnx/).
+ *
+ * <p>What the importer does, and where it departs from running the file as-is:
+ *
+ * <ul>
+ *   <li><b>Order.</b> Nodes are topologically sorted (Kahn's algorithm, ties broken by file order),
+ *       since some exporters write producers after their consumers.
+ *   <li><b>Dynamic dims.</b> A graph input dim is dynamic when it is a {@code dim_param}, a {@code
+ *       dim_value} of 0 or -1, or missing. {@code inputShapes} (e.g. {@code x=1,3,640,640}, see
+ *       {@link #parseInputShapes}) fixes an input's shape; it must keep the declared rank and every
+ *       declared positive dim.
+ *   <li><b>Constant operands.</b> Operands ONNX passes as tensors but memplan keeps as attributes
+ *       (Reshape's shape, Slice's starts/ends/axes/steps, Resize's scales or sizes, Pad's pads,
+ *       Squeeze/Unsqueeze/Reduce axes, Split's split, Expand's shape, Tile's repeats, Clip's
+ *       bounds) are evaluated at import time, folding the shape sub-graphs that compute them
+ *       (Shape, Gather, Unsqueeze, Concat, Slice, Cast, Range, ConstantOfShape, Expand, Equal,
+ *       Where, integer arithmetic, ...). Nodes whose outputs are only used that way disappear;
+ *       every other node stays a run-time op as the file wrote it, even when its inputs are all
+ *       constant (no weight is folded into another weight, so parameter counts are the file's).
+ *       Shape, Size, ConstantOfShape and Range have no memplan op kind: when a live op reads their
+ *       result it becomes a {@link Role#CONSTANT} tensor.
+ *   <li><b>Weights.</b> Initializers and {@code Constant} nodes are stored tensors. One that a live
+ *       op reads becomes {@link Role#CONSTANT} when it is a scalar or an integer (16 bits or wider)
+ *       or BOOL tensor, and a learned {@link Role#WEIGHT} otherwise (floating-point tensors and
+ *       8-/4-bit quantized integer tensors of rank >= 1). For the BERT exports this counts the
+ *       published parameters as weights and {@code position_ids} as a constant. Stored tensors no
+ *       live op reads are left out.
+ *   <li><b>Control flow.</b> An {@code If} whose condition is constant is replaced by its taken
+ *       branch; any other {@code If}, {@code Loop} or {@code Scan} is unsupported.
+ *   <li><b>Domains.</b> Opset imports of other domains are tolerated; a node of another domain is
+ *       unsupported when it is live.
+ *   <li><b>Dead code.</b> Nodes no graph output depends on are dropped before anything about them
+ *       is reported.
+ * </ul>
+ *
+ * <p>Failures are one-line {@link IllegalArgumentException}s naming the source and node, e.g.
+ * {@code model.onnx: node 'Conv_12' (Conv): input channels 3 != weight channels*group 4};
+ * constructs memplan does not model throw its subclass {@link UnsupportedOnnxException}; tensors
+ * whose shape cannot be made static are all listed by {@link NonStaticShapesException}, never
+ * guessed.
+ */
+public final class OnnxImporter {
+  private OnnxImporter() {}
+
+  /**
+   * Imports {@code file}.
+   *
+   * @param inputShapes static shapes for graph inputs, by name (may be empty)
+   * @throws IOException when the file cannot be read
+   * @throws IllegalArgumentException when the model is invalid or cannot be made static
+   */
+  public static Graph load(Path file, Map<String, long[]> inputShapes) throws IOException {
+    return read(file, inputShapes, graphName(file.getFileName().toString())).graph();
+  }
+
+  /**
+   * Imports a model read from {@code in}, naming it {@code sourceName} in messages and (without its
+   * directories and {@code .onnx}) as the graph's name.
+   */
+  public static Graph load(InputStream in, String sourceName, Map<String, long[]> inputShapes)
+      throws IOException {
+    return read(in, sourceName, inputShapes, graphName(sourceName)).graph();
+  }
+
+  /** Imports {@code file} into a graph named {@code graphName}, with the file's node count. */
+  public static OnnxImport read(Path file, Map<String, long[]> inputShapes, String graphName)
+      throws IOException {
+    String source = file.toString();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            source + ": " + size + " bytes is beyond protobuf's 2 GiB limit");
+      }
+      MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+      CodedInputStream cis = CodedInputStream.newInstance(buf);
+      // stored tensors point into the mapped file instead of being copied
+      cis.enableAliasing(true);
+      return importModel(parse(cis, source), source, inputShapes, Map.of(), graphName);
+    }
+  }
+
+  /** Imports a model read from {@code in} into a graph named {@code graphName}. */
+  public static OnnxImport read(
+      InputStream in, String sourceName, Map<String, long[]> inputShapes, String graphName)
+      throws IOException {
+    return importModel(
+        parse(CodedInputStream.newInstance(in), sourceName),
+        sourceName,
+        inputShapes,
+        Map.of(),
+        graphName);
+  }
+
+  static ModelProto parse(CodedInputStream cis, String source) throws IOException {
+    // explicit: older protobuf-java runtimes default to 64 MiB (3.25 to 2 GiB), and MiniLM is
+    // 90 MB, bge-small 133 MB
+    cis.setSizeLimit(Integer.MAX_VALUE);
+    try {
+      return ModelProto.parseFrom(cis);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(
+          source + ": not a readable ONNX model (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Imports a parsed model; {@code inputValues} binds graph inputs to known values wherever a
+   * constant is needed (the inputs stay inputs for ops that read them as data).
+   */
+  static OnnxImport importModel(
+      ModelProto model,
+      String source,
+      Map<String, long[]> inputShapes,
+      Map<String, OnnxValue> inputValues,
+      String graphName) {
+    Graph g = new Importer(source, inputShapes, inputValues, graphName).run(model);
+    return new OnnxImport(g, countNodes(model.getGraph()));
+  }
+
+  /** Nodes of {@code g}, counted recursively through the graphs of node attributes. */
+  static int countNodes(GraphProto g) {
+    int n = 0;
+    for (NodeProto node : g.getNodeList()) {
+      n++;
+      for (AttributeProto a : node.getAttributeList()) {
+        if (a.hasG()) {
+          n += countNodes(a.getG());
+        }
+        for (GraphProto sub : a.getGraphsList()) {
+          n += countNodes(sub);
+        }
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Parses input shapes written as {@code name=d0,d1,...} entries separated by {@code ;} or
+   * whitespace, e.g. {@code "input_ids=1,128 attention_mask=1,128"}; a scalar is {@code name=}.
+   */
+  public static Map<String, long[]> parseInputShapes(String spec) {
+    Map<String, long[]> out = new LinkedHashMap<>();
+    for (String entry : spec.trim().split("[;\\s]+")) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      int eq = entry.lastIndexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "input shape '" + entry + "' should be name=d0,d1,... (e.g. x=1,3,640,640)");
+      }
+      String name = entry.substring(0, eq);
+      String dims = entry.substring(eq + 1);
+      long[] shape;
+      try {
+        shape =
+            dims.isEmpty()
+                ? new long[0]
+                : Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "input shape '" + entry + "' has a dim that is not an integer", e);
+      }
+      for (long d : shape) {
+        if (d < 0) {
+          throw new IllegalArgumentException("input shape '" + entry + "' has a negative dim");
+        }
+      }
+      if (out.put(name, shape) != null) {
+        throw new IllegalArgumentException("input shape of '" + name + "' is given twice");
+      }
+    }
+    return out;
+  }
+
+  /** {@code models/ch_PP-OCRv4_det_infer.onnx} gives {@code ch_PP-OCRv4_det_infer}. */
+  static String graphName(String source) {
+    String base = source.replace('\\', '/');
+    base = base.substring(base.lastIndexOf('/') + 1);
+    return base.endsWith(".onnx") ? base.substring(0, base.length() - 5) : base;
+  }
+}

@@ -1,0 +1,519 @@
+package io.github.memplan.datasets.onnx;
+
+import static io.github.memplan.datasets.onnx.OnnxModels.constant;
+import static io.github.memplan.datasets.onnx.OnnxModels.floatConstant;
+import static io.github.memplan.datasets.onnx.OnnxModels.graphAttr;
+import static io.github.memplan.datasets.onnx.OnnxModels.intAttr;
+import static io.github.memplan.datasets.onnx.OnnxModels.ints;
+import static io.github.memplan.datasets.onnx.OnnxModels.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ai.onnx.proto.OnnxMl.GraphProto;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.ir.Role;
+import io.github.memplan.core.ir.Shape;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The importer on small hand-built models, one edge case of models.md §3 at a time. */
+class OnnxImporterTest {
+
+  private static Graph load(ModelProto m, Map<String, long[]> shapes) {
+    return OnnxImporter.importModel(m, "model.onnx", shapes, Map.of(), "m").graph();
+  }
+
+  private static Graph load(ModelProto m) {
+    return load(m, Map.of());
+  }
+
+  private static List<String> opNames(Graph g) {
+    return g.ops().stream().map(Op::name).toList();
+  }
+
+  @Nested
+  class OrderAndWeights {
+    @Test
+    void nodesAreSortedAndWeightsComeFromInitializersAndConstantNodes() {
+      // the Relu is written before the Conv that produces its input
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 1L, 3L, 8L, 8L)
+              .weight("w", 4, 3, 3, 3)
+              .node(floatConstant("b", 4))
+              .node("Relu", "relu", List.of("c"), List.of("r"))
+              .node("Conv", "conv", List.of("x", "w", "b"), List.of("c"), ints("pads", 1, 1, 1, 1))
+              .output("r")
+              .build();
+      Graph g = load(m);
+      assertThat(opNames(g)).containsExactly("conv", "relu");
+      assertThat(g.tensor("c").shape()).isEqualTo(Shape.of(1, 4, 8, 8));
+      assertThat(g.tensor("w").role()).isEqualTo(Role.WEIGHT);
+      assertThat(g.tensor("b").role()).isEqualTo(Role.WEIGHT);
+      // 4*3*3*3 + 4
+      assertThat(g.parameterCount()).isEqualTo(112);
+    }
+
+    @Test
+    void scalarsAndIntegerTensorsAreConstants() {
+      // Gather(embedding, ids) with int64 ids; Div by a scalar; Pow with a rank-0 exponent
+      ModelProto m =
+          new OnnxModels(13)
+              .weight("emb", 10, 4)
+              .ints("ids", new long[] {1, 3}, 0, 1, 2)
+              .node(floatConstant("scale"))
+              .node("Gather", "gather", List.of("emb", "ids"), List.of("e"))
+              .node("Div", "div", List.of("e", "scale"), List.of("y"))
+              .output("y")
+              .build();
+      Graph g = load(m);
+      assertThat(g.tensor("emb").role()).isEqualTo(Role.WEIGHT);
+      assertThat(g.tensor("ids").role()).isEqualTo(Role.CONSTANT);
+      assertThat(g.tensor("scale").role()).isEqualTo(Role.CONSTANT);
+      assertThat(g.parameterCount()).isEqualTo(40);
+      assertThat(g.tensor("y").shape()).isEqualTo(Shape.of(1, 3, 4));
+    }
+
+    @Test
+    void theRoleRule() {
+      assertThat(Importer.storedRole(DType.F32, new long[] {384})).isEqualTo(Role.WEIGHT);
+      assertThat(Importer.storedRole(DType.F16, new long[] {1})).isEqualTo(Role.WEIGHT);
+      assertThat(Importer.storedRole(DType.I8, new long[] {384, 384})).isEqualTo(Role.WEIGHT);
+      assertThat(Importer.storedRole(DType.U8, new long[] {30522, 384})).isEqualTo(Role.WEIGHT);
+      assertThat(Importer.storedRole(DType.F32, new long[0])).isEqualTo(Role.CONSTANT);
+      assertThat(Importer.storedRole(DType.U8, new long[0])).isEqualTo(Role.CONSTANT);
+      assertThat(Importer.storedRole(DType.I64, new long[] {1, 512})).isEqualTo(Role.CONSTANT);
+      assertThat(Importer.storedRole(DType.I32, new long[] {4})).isEqualTo(Role.CONSTANT);
+      assertThat(Importer.storedRole(DType.BOOL, new long[] {8})).isEqualTo(Role.CONSTANT);
+    }
+
+    @Test
+    void cyclesAndUndefinedInputsNameTheNode() {
+      ModelProto cycle =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L)
+              .node("Add", "a", List.of("x", "q"), List.of("p"))
+              .node("Relu", "r", List.of("p"), List.of("q"))
+              .output("q")
+              .build();
+      assertThatThrownBy(() -> load(cycle))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("model.onnx: node 'a' (Add) is part of a cycle");
+      ModelProto undefined =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L)
+              .node("Add", "a", List.of("x", "nowhere"), List.of("p"))
+              .output("p")
+              .build();
+      assertThatThrownBy(() -> load(undefined))
+          .hasMessage(
+              "model.onnx: node 'a' (Add) reads 'nowhere', which nothing defines before it");
+    }
+  }
+
+  @Nested
+  class Folding {
+    /** BERT's Reshape target: Shape, Gather, Unsqueeze, Concat. */
+    @Test
+    void shapeSubGraphsBecomeAttributes() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, "batch", "seq", 8L)
+              .node("Shape", "shape", List.of("x"), List.of("s"))
+              .node(constant("i0", new long[0], 0))
+              .node(constant("i1", new long[0], 1))
+              .node(constant("ax", new long[] {1}, 0))
+              .node(constant("tail", new long[] {2}, 2, 4))
+              .node("Gather", "g0", List.of("s", "i0"), List.of("b"))
+              .node("Gather", "g1", List.of("s", "i1"), List.of("t"))
+              .node("Unsqueeze", "u0", List.of("b", "ax"), List.of("ub"))
+              .node("Unsqueeze", "u1", List.of("t", "ax"), List.of("ut"))
+              .node(
+                  "Concat",
+                  "cat",
+                  List.of("ub", "ut", "tail"),
+                  List.of("target"),
+                  intAttr("axis", 0))
+              .node("Reshape", "reshape", List.of("x", "target"), List.of("y"))
+              .output("y")
+              .build();
+      Graph g = load(m, Map.of("x", new long[] {1, 5, 8}));
+      assertThat(opNames(g)).containsExactly("reshape");
+      assertThat(g.op("reshape").attributes().getInts("shape", null)).containsExactly(1, 5, 2, 4);
+      assertThat(g.tensor("y").shape()).isEqualTo(Shape.of(1, 5, 2, 4));
+      assertThat(g.tensors()).doesNotContainKeys("s", "target", "tail");
+    }
+
+    /** ISNet's Resize sizes: Shape of another tensor, Slice, Concat. */
+    @Test
+    void resizeSizesFromAnotherTensorsShape() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 1L, 4L, 8L, 8L)
+              .input("skip", DType.F32, 1L, 4L, 16L, 16L)
+              .node("Shape", "shape", List.of("skip"), List.of("s"))
+              .node(constant("st", new long[] {1}, 2))
+              .node(constant("en", new long[] {1}, 4))
+              .node(constant("nc", new long[] {2}, 1, 4))
+              .node("Slice", "slice", List.of("s", "st", "en"), List.of("hw"))
+              .node("Concat", "cat", List.of("nc", "hw"), List.of("sizes"), intAttr("axis", 0))
+              .node("Resize", "up", List.of("x", "", "", "sizes"), List.of("y"))
+              .node("Add", "add", List.of("y", "skip"), List.of("z"))
+              .output("z")
+              .build();
+      Graph g = load(m);
+      assertThat(opNames(g)).containsExactly("up", "add");
+      assertThat(g.op("up").attributes().getInts("sizes", null)).containsExactly(1, 4, 16, 16);
+      assertThat(g.op("up").inputs()).containsExactly("x");
+    }
+
+    @Test
+    void multiOutputSplitTakesItsSizesFromAConstantInput() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 1L, 6L)
+              .ints("split", new long[] {2}, 2, 4)
+              .node("Split", "split", List.of("x", "split"), List.of("p", "q"), intAttr("axis", 1))
+              .node("Concat", "cat", List.of("q", "p"), List.of("y"), intAttr("axis", 1))
+              .output("y")
+              .build();
+      Graph g = load(m);
+      assertThat(g.op("split").outputs()).containsExactly("p", "q");
+      assertThat(g.tensor("p").shape()).isEqualTo(Shape.of(1, 2));
+      assertThat(g.tensor("q").shape()).isEqualTo(Shape.of(1, 4));
+      assertThat(g.tensors()).doesNotContainKey("split");
+    }
+
+    @Test
+    void aFoldedValueReadAsDataIsAConstant() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L, 3L)
+              .node(constant("dims", new long[] {2}, 2, 3))
+              .node("ConstantOfShape", "zeros", List.of("dims"), List.of("z"))
+              .node("Add", "add", List.of("x", "z"), List.of("y"))
+              .output("y")
+              .build();
+      Graph g = load(m);
+      assertThat(opNames(g)).containsExactly("add");
+      assertThat(g.tensor("z").role()).isEqualTo(Role.CONSTANT);
+      assertThat(g.tensor("z").type().toString()).isEqualTo("f32[2x3]");
+    }
+
+    @Test
+    void aConstantGraphOutputIsCopiedIntoPlace() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L, 3L)
+              .node("Shape", "shape", List.of("x"), List.of("s"))
+              .output("s")
+              .build();
+      Graph g = load(m);
+      assertThat(g.op("s").kind()).isEqualTo(OpKind.IDENTITY);
+      assertThat(g.op("s").inputs()).containsExactly("s/value");
+      assertThat(g.tensor("s").type().toString()).isEqualTo("i64[2]");
+      assertThat(g.outputs()).containsExactly("s");
+    }
+
+    @Test
+    void aRunTimeShapeOperandLeavesItsConsumersNonStatic() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L, 6L)
+              .input("shape", DType.I64, 2L)
+              .node("Reshape", "reshape", List.of("x", "shape"), List.of("y"))
+              .node("Relu", "relu", List.of("y"), List.of("z"))
+              .output("z")
+              .build();
+      assertThatThrownBy(() -> load(m))
+          .isInstanceOfSatisfying(
+              NonStaticShapesException.class,
+              e -> assertThat(e.tensors()).containsExactly("y", "z"))
+          .hasMessage(
+              "model.onnx: 2 tensors have no static shape (node 'reshape' (Reshape) reads 'shape'"
+                  + " as a constant operand, but it is computed at run time): 'y', 'z'");
+    }
+  }
+
+  @Nested
+  class DynamicDims {
+    private ModelProto fourSpellings() {
+      return new OnnxModels(13)
+          .input("a", DType.F32, "batch", 3L)
+          .input("b", DType.F32, -1L, 3L)
+          .input("c", DType.F32, 0L, 3L)
+          .input("d", DType.F32, null, 3L)
+          .node("Add", "ab", List.of("a", "b"), List.of("ab"))
+          .node("Add", "cd", List.of("c", "d"), List.of("cd"))
+          .node("Add", "out", List.of("ab", "cd"), List.of("out"))
+          .output("out")
+          .build();
+    }
+
+    @Test
+    void dimParamMinusOneZeroAndMissingAreAllDynamic() {
+      assertThatThrownBy(() -> load(fourSpellings()))
+          .isInstanceOfSatisfying(
+              NonStaticShapesException.class,
+              e -> assertThat(e.tensors()).containsExactly("a", "b", "c", "d", "ab", "cd", "out"))
+          .hasMessageStartingWith(
+              "model.onnx: 7 tensors have no static shape (input 'a' has dynamic dims ?x3;"
+                  + " give its shape, e.g. a=d0,d1,...)");
+    }
+
+    @Test
+    void inputShapesMakeThemStatic() {
+      long[] s = {2, 3};
+      Graph g = load(fourSpellings(), Map.of("a", s, "b", s, "c", s, "d", s));
+      assertThat(g.tensor("out").shape()).isEqualTo(Shape.of(2, 3));
+      assertThat(g.inputs()).containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void inputShapesMustFitTheDeclaration() {
+      ModelProto m = fourSpellings();
+      assertThatThrownBy(() -> load(m, Map.of("e", new long[] {1})))
+          .hasMessage(
+              "model.onnx: an input shape is given for 'e', which is not a graph input (inputs: a,"
+                  + " b, c, d)");
+      assertThatThrownBy(() -> load(m, Map.of("a", new long[] {2, 3, 1})))
+          .hasMessage("model.onnx: input 'a' has rank 2 but the input shape [2, 3, 1] has rank 3");
+      assertThatThrownBy(() -> load(m, Map.of("a", new long[] {2, 4})))
+          .hasMessage("model.onnx: input 'a' declares dim 1 = 3 but the input shape gives 4");
+    }
+
+    @Test
+    void parsesInputShapeSpecs() {
+      Map<String, long[]> s =
+          OnnxImporter.parseInputShapes(" input_ids=1,128 attention_mask=1,128;x=1,3,640,640 s=");
+      assertThat(s.keySet()).containsExactly("input_ids", "attention_mask", "x", "s");
+      assertThat(s.get("x")).containsExactly(1, 3, 640, 640);
+      assertThat(s.get("s")).isEmpty();
+      assertThatThrownBy(() -> OnnxImporter.parseInputShapes("x:1,2"))
+          .hasMessageContaining("should be name=d0,d1,...");
+      assertThatThrownBy(() -> OnnxImporter.parseInputShapes("x=1,a"))
+          .hasMessageContaining("not an integer");
+      assertThatThrownBy(() -> OnnxImporter.parseInputShapes("x=1 x=2"))
+          .hasMessageContaining("given twice");
+    }
+  }
+
+  @Nested
+  class ControlFlow {
+    private GraphProto branch(String op, String node, String out) {
+      return GraphProto.newBuilder()
+          .setName(node)
+          .addNode(node(op, node, "", List.of("x"), List.of(out)))
+          .addOutput(OnnxModels.valueInfo(out, DType.F32))
+          .build();
+    }
+
+    private OnnxModels ifModel(String cond, String ifOutput) {
+      return new OnnxModels(16)
+          .input("x", DType.F32, 2L, 3L)
+          .node(
+              "If",
+              "if",
+              List.of(cond),
+              List.of(ifOutput),
+              graphAttr("then_branch", branch("Relu", "then_relu", "t")),
+              // an op memplan does not know, in the branch not taken
+              graphAttr("else_branch", branch("FancyOp", "else_fancy", "e")));
+    }
+
+    @Test
+    void anIfWithAConstantConditionIsReplacedByItsTakenBranch() {
+      // Silero's pattern: the condition compares a constant sample rate with 16000
+      ModelProto m =
+          ifModel("cond", "y")
+              .node(constant("sr", new long[0], 16000))
+              .node(constant("k", new long[0], 16000))
+              .node("Equal", "eq", List.of("sr", "k"), List.of("cond"))
+              .node("Sigmoid", "sig", List.of("y"), List.of("z"))
+              .output("z")
+              .build();
+      Graph g = load(m);
+      assertThat(opNames(g)).containsExactly("then_relu", "sig");
+      assertThat(g.op("sig").inputs()).containsExactly("t");
+    }
+
+    @Test
+    void anIfOutputThatIsAGraphOutputKeepsItsName() {
+      ModelProto m =
+          ifModel("cond", "y")
+              .node(
+                  node(
+                      "Constant",
+                      "c",
+                      "",
+                      List.of(),
+                      List.of("cond"),
+                      OnnxModels.tensorAttr("value", boolScalar(true))))
+              .output("y")
+              .build();
+      Graph g = load(m);
+      assertThat(g.outputs()).containsExactly("y");
+      assertThat(g.producer("y").orElseThrow().kind()).isEqualTo(OpKind.IDENTITY);
+      assertThat(g.producer("t").orElseThrow().name()).isEqualTo("then_relu");
+    }
+
+    @Test
+    void anIfWithARunTimeConditionIsUnsupported() {
+      ModelProto m = ifModel("c", "y").input("c", DType.BOOL).output("y").build();
+      assertThatThrownBy(() -> load(m))
+          .isInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage(
+              "model.onnx: node 'if' (If): condition 'c' is computed at run time; memplan inlines"
+                  + " only an If whose condition is constant");
+    }
+
+    private static ai.onnx.proto.OnnxMl.TensorProto boolScalar(boolean v) {
+      return ai.onnx.proto.OnnxMl.TensorProto.newBuilder()
+          .setDataType(DType.BOOL.onnxCode())
+          .addInt32Data(v ? 1 : 0)
+          .build();
+    }
+  }
+
+  @Nested
+  class Failures {
+    @Test
+    void unknownOpsNameTheNodeOnOneLine() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L)
+              .node("Foo", "Foo_3", List.of("x"), List.of("y"))
+              .output("y")
+              .build();
+      assertThatThrownBy(() -> load(m))
+          .isInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage("model.onnx: node 'Foo_3' (Foo): memplan neither models nor folds Foo");
+    }
+
+    @Test
+    void shapeErrorsNameTheNode() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 1L, 3L, 8L, 8L)
+              .weight("w", 4, 2, 3, 3)
+              .node("Conv", "Conv_12", List.of("x", "w"), List.of("y"))
+              .output("y")
+              .build();
+      assertThatThrownBy(() -> load(m))
+          .isNotInstanceOf(UnsupportedOnnxException.class)
+          .hasMessageStartingWith(
+              "model.onnx: node 'Conv_12' (Conv): input channels 3 != weight channels*group 2")
+          .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void otherDomainsAreToleratedUntilALiveNodeUsesOne() {
+      OnnxModels base =
+          new OnnxModels(13)
+              .opset("com.microsoft", 1)
+              .opset("ai.onnx.ml", 3)
+              .input("x", DType.F32, 2L)
+              .node("Relu", "relu", List.of("x"), List.of("y"))
+              .output("y");
+      assertThat(opNames(load(base.build()))).containsExactly("relu");
+      // a dead node of another domain is dropped with the rest of the dead code
+      ModelProto dead =
+          base.node(node("FusedGemm", "fg", "com.microsoft", List.of("x"), List.of("unused")))
+              .build();
+      assertThat(opNames(load(dead))).containsExactly("relu");
+      ModelProto live =
+          new OnnxModels(13)
+              .opset("com.microsoft", 1)
+              .input("x", DType.F32, 2L)
+              .node(node("FusedGemm", "fg", "com.microsoft", List.of("x"), List.of("y")))
+              .output("y")
+              .build();
+      assertThatThrownBy(() -> load(live))
+          .isInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage(
+              "model.onnx: node 'fg' (FusedGemm): domain 'com.microsoft' is not supported (memplan"
+                  + " models ai.onnx ops only)");
+    }
+
+    @Test
+    void anOptionalOutputMemplanDoesNotModelMayNotBeUsed() {
+      // Dropout's mask: inference memplan models Dropout as Identity
+      OnnxModels m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 2L, 3L)
+              .node("Dropout", "drop", List.of("x"), List.of("y", "mask"));
+      Graph g = load(m.output("y").build());
+      assertThat(g.op("drop").kind()).isEqualTo(OpKind.IDENTITY);
+      assertThat(g.tensors()).doesNotContainKey("mask");
+      assertThatThrownBy(() -> load(m.output("mask").build()))
+          .isInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage("model.onnx: node 'drop' (Dropout): output 1 ('mask') is not modelled");
+    }
+
+    @Test
+    void optionalOutputsThatAreNamedAreDefined() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, 1L, 1L, 4L, 4L)
+              .node(
+                  "MaxPool",
+                  "pool",
+                  List.of("x"),
+                  List.of("y", "idx"),
+                  ints("kernel_shape", 2, 2),
+                  ints("strides", 2, 2))
+              .output("y")
+              .build();
+      Graph g = load(m);
+      assertThat(g.op("pool").outputs()).containsExactly("y", "idx");
+      assertThat(g.tensor("idx").type().toString()).isEqualTo("i64[1x1x2x2]");
+    }
+  }
+
+  @Nested
+  class Reading {
+    @Test
+    void loadsFromAFileAndFromAStream(@TempDir Path dir) throws IOException {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("x", DType.F32, "n", 4L)
+              .weight("w", 4, 2)
+              .node("MatMul", "mm", List.of("x", "w"), List.of("y"))
+              .output("y")
+              .build();
+      Path file = dir.resolve("tiny.onnx");
+      Files.write(file, m.toByteArray());
+      Map<String, long[]> shapes = Map.of("x", new long[] {3, 4});
+      Graph fromFile = OnnxImporter.load(file, shapes);
+      assertThat(fromFile.name()).isEqualTo("tiny");
+      assertThat(fromFile.tensor("y").shape()).isEqualTo(Shape.of(3, 2));
+      Graph fromStream =
+          OnnxImporter.load(new ByteArrayInputStream(m.toByteArray()), "dir/tiny.onnx", shapes);
+      assertThat(fromStream.name()).isEqualTo("tiny");
+      assertThat(fromStream.tensor("y").shape()).isEqualTo(Shape.of(3, 2));
+      OnnxImport r = OnnxImporter.read(file, shapes, "named");
+      assertThat(r.graph().name()).isEqualTo("named");
+      assertThat(r.fileNodes()).isEqualTo(1);
+    }
+
+    @Test
+    void garbageIsNotAModel() {
+      byte[] junk = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+      assertThatThrownBy(
+              () -> OnnxImporter.load(new ByteArrayInputStream(junk), "junk.onnx", Map.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("junk.onnx: not a readable ONNX model");
+    }
+  }
+}
