@@ -142,12 +142,9 @@ public record DarknetCfg(String source, List<Section> sections) {
     }
   }
 
-  /** Reads {@code file}; messages name it by its file name. */
+  /** Reads {@code file}; messages name it as given. */
   public static DarknetCfg read(Path file) throws IOException {
-    Path name = file.getFileName();
-    return parse(
-        name == null ? file.toString() : name.toString(),
-        Files.readString(file, StandardCharsets.UTF_8));
+    return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
   }
 
   /** Parses cfg text; {@code source} names it in messages. */

@@ -73,8 +73,11 @@ class DarknetOracleIT {
   private Outcome check(Path cfg) throws IOException, InterruptedException {
     String name = cfg.getFileName().toString();
     List<DarknetTable.Row> rows;
+    long flops;
     try {
-      rows = DarknetTable.parse(DarknetTable.runOps(cfg, work));
+      String printed = DarknetTable.runOps(cfg, work);
+      rows = DarknetTable.parse(printed);
+      flops = DarknetTable.flops(printed);
     } catch (IOException | IllegalArgumentException e) {
       return new Outcome(name, 0, 0, List.of("darknet's table: " + e.getMessage()));
     }
@@ -85,7 +88,13 @@ class DarknetOracleIT {
       return new Outcome(name, rows.size(), 0, List.of("does not import: " + e.getMessage()));
     }
     OracleCheck.Result r = OracleCheck.compare(net, rows);
-    return new Outcome(name, r.layers(), r.matched(), r.mismatches());
+    List<String> problems = new ArrayList<>(r.mismatches());
+    long counted = 2 * OracleCheck.darknetCountedMacs(net);
+    if (counted != flops) {
+      problems.add(
+          "2 x MACs = " + counted + ", darknet ops counts " + flops + " floating point operations");
+    }
+    return new Outcome(name, r.layers(), r.matched(), problems);
   }
 
   private static boolean onPath(String program) {

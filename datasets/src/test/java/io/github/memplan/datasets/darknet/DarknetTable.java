@@ -69,6 +69,22 @@ final class DarknetTable {
     return text;
   }
 
+  private static final Pattern FLOPS =
+      Pattern.compile("Floating Point Operations: (\\d+)\\s*$", Pattern.MULTILINE);
+
+  /**
+   * The total that {@code darknet ops} prints: {@code 2 * multiply-accumulates} of its
+   * convolutional, connected, RNN and GRU layers ({@code operations} in {@code examples/darknet.c};
+   * locally connected layers are not counted).
+   */
+  static long flops(String printed) {
+    Matcher m = FLOPS.matcher(printed);
+    if (!m.find()) {
+      throw new IllegalArgumentException("no 'Floating Point Operations' line");
+    }
+    return Long.parseLong(m.group(1));
+  }
+
   /** The layer rows of darknet's printout, in order. */
   static List<Row> parse(String printed) {
     // darknet's notices ("xxx: Using default '...'") may split a row in two

@@ -103,6 +103,27 @@ final class OracleCheck {
     return new Result(rows.size(), matched, bad);
   }
 
+  /**
+   * The graph's multiply-accumulates in the layers that {@code darknet ops} counts: all but the
+   * locally connected ones.
+   */
+  static long darknetCountedMacs(DarknetNetwork net) {
+    java.util.Set<String> local = new java.util.HashSet<>();
+    for (DarknetNetwork.Layer l : net.layers()) {
+      if (l.type().equals("local")) {
+        local.add("l" + l.index() + ".");
+      }
+    }
+    long macs = 0;
+    for (io.github.memplan.core.ir.Op op : net.graph().ops()) {
+      String p = op.name().substring(0, op.name().indexOf('.') + 1);
+      if (!local.contains(p)) {
+        macs += io.github.memplan.core.ir.Macs.of(net.graph(), op);
+      }
+    }
+    return macs;
+  }
+
   private static void check(List<String> errs, String what, long[] ours, long[] darknet) {
     for (int k = 0; k < 3; k++) {
       if (darknet[k] >= 0 && ours[k] != darknet[k]) {
