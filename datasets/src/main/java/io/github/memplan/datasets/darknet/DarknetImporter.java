@@ -127,6 +127,25 @@ public final class DarknetImporter {
     return new Build(cfg, name, batch).run();
   }
 
+  /**
+   * The shape of the graph input at batch {@code batch}: {@code [batch, channels, height, width]}
+   * from {@code [net]}, or {@code [batch, inputs]} when the image size is absent.
+   */
+  public static Shape inputShape(DarknetCfg cfg, long batch) {
+    Section net = netSection(cfg);
+    long h = net.integer("height", 0);
+    long w = net.integer("width", 0);
+    long c = net.integer("channels", 0);
+    long inputs = net.integer("inputs", h * w * c);
+    if (h > 0 && w > 0 && c > 0) {
+      return Shape.of(batch, c, h, w);
+    }
+    if (inputs > 0) {
+      return Shape.of(batch, inputs);
+    }
+    throw net.fail(null, "no input size: give width, height and channels, or inputs");
+  }
+
   private static Section netSection(DarknetCfg cfg) {
     Section net = cfg.sections().get(0);
     if (!net.type().equals("net") && !net.type().equals("network")) {
@@ -154,17 +173,7 @@ public final class DarknetImporter {
 
     DarknetNetwork run() {
       Section net = netSection(cfg);
-      long h = net.integer("height", 0);
-      long w = net.integer("width", 0);
-      long c = net.integer("channels", 0);
-      long inputs = net.integer("inputs", h * w * c);
-      if (h > 0 && w > 0 && c > 0) {
-        g.input("input", F32, n, c, h, w);
-      } else if (inputs > 0) {
-        g.input("input", F32, n, inputs);
-      } else {
-        throw net.fail(null, "no input size: give width, height and channels, or inputs");
-      }
+      g.input("input", F32, inputShape(cfg, n).dims());
       current = "input";
       List<Section> sections = cfg.sections();
       if (sections.size() < 2) {
@@ -185,10 +194,14 @@ public final class DarknetImporter {
         }
       }
       outputs.add(current);
-      for (String o : outputs) {
-        g.output(o);
+      try {
+        for (String o : outputs) {
+          g.output(o);
+        }
+        return new DarknetNetwork(g.build(), layers);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(cfg.source() + ": " + e.getMessage(), e);
       }
-      return new DarknetNetwork(g.build(), layers);
     }
 
     private void layer(int index) {

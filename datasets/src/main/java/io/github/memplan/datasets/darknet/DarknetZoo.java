@@ -71,11 +71,10 @@ public final class DarknetZoo implements ModelSource {
     @Override
     public String description() {
       try {
-        Shape in =
-            DarknetImporter.build(DarknetCfg.read(cfg), name(), 1).graph().tensor("input").shape();
+        Shape in = DarknetImporter.inputShape(DarknetCfg.read(cfg), 1);
         return "darknet " + cfg.getFileName() + ", " + in + ", fp32";
       } catch (IOException | IllegalArgumentException e) {
-        return "darknet " + cfg.getFileName() + " (does not import: " + e.getMessage() + ")";
+        return "darknet " + cfg.getFileName() + " (unreadable: " + e.getMessage() + ")";
       }
     }
 
