@@ -6,19 +6,32 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-/** The models on the class path, found with {@link ServiceLoader}, sorted by name. */
+/**
+ * The models on the class path, sorted by name: each registered {@link ModelProvider}, and every
+ * model that each registered {@link ModelSource} lists, both found with {@link ServiceLoader}.
+ */
 public final class Models {
   private Models() {}
 
   public static List<ModelProvider> all() {
     Map<String, ModelProvider> byName = new TreeMap<>();
     for (ModelProvider p : ServiceLoader.load(ModelProvider.class)) {
-      ModelProvider prev = byName.put(p.name(), p);
-      if (prev != null) {
-        throw new IllegalStateException("two models share the name '" + p.name() + "'");
+      add(byName, p, p.getClass().getName());
+    }
+    for (ModelSource s : ServiceLoader.load(ModelSource.class)) {
+      for (ModelProvider p : s.models()) {
+        add(byName, p, s.getClass().getName());
       }
     }
     return new ArrayList<>(byName.values());
+  }
+
+  private static void add(Map<String, ModelProvider> byName, ModelProvider p, String from) {
+    ModelProvider prev = byName.put(p.name(), p);
+    if (prev != null) {
+      throw new IllegalStateException(
+          "two models share the name '" + p.name() + "' (the second from " + from + ")");
+    }
   }
 
   /** The model named {@code name}; an unknown name fails with the list of known ones. */

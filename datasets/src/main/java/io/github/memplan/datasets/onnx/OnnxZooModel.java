@@ -65,6 +65,11 @@ public abstract class OnnxZooModel implements ModelProvider {
     return citation;
   }
 
+  @Override
+  public String source() {
+    return "onnx";
+  }
+
   /** The class-path resource holding the model, e.g. {@code /models/ch_PP-OCRv4_det_infer.onnx}. */
   public String resource() {
     return resource;

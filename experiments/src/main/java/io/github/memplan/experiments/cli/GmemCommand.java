@@ -7,7 +7,6 @@ import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
-import io.github.memplan.core.ir.Models;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -18,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code memplan gmem}: a zoo model's GMEM plan on a chip. */
+/** {@code memplan gmem}: a model's GMEM plan on a chip. */
 @Command(
     name = "gmem",
     mixinStandardHelpOptions = true,
@@ -31,11 +30,7 @@ import picocli.CommandLine.Spec;
 final class GmemCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--model",
-      paramLabel = "NAME",
-      required = true,
-      description = "A zoo model (see 'memplan list models').")
+  @Option(names = "--model", paramLabel = "NAME", required = true, description = ModelArg.HELP)
   String model;
 
   @Option(
@@ -59,7 +54,7 @@ final class GmemCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
-    ModelProvider provider = Models.get(model);
+    ModelProvider provider = ModelArg.resolve(model);
     Chip c = Chips.get(chip);
     Graph graph = provider.build();
     GmemProblem problem =

@@ -59,14 +59,14 @@ class MainTest {
     Run v = run("--version");
     assertThat(v.code()).isZero();
     assertThat(v.out()).startsWith("memplan ").doesNotContain("${");
-    for (String cmd : new String[] {"list", "gmem", "dsa"}) {
+    for (String cmd : new String[] {"list", "zoo", "gmem", "dsa"}) {
       Run h = run(cmd, "--help");
       assertThat(h.code()).as(cmd).isZero();
       assertThat(h.out()).startsWith("Usage: memplan " + cmd);
     }
     Run top = run("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("list", "gmem", "dsa");
+    assertThat(top.out()).contains("list", "zoo", "gmem", "dsa");
   }
 
   @Test

@@ -1,0 +1,93 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Models;
+import io.github.memplan.datasets.darknet.DarknetImporter;
+import io.github.memplan.datasets.json.GraphJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * A {@code --model} argument: a zoo name, or the path of a darknet {@code .cfg}, a memplan graph
+ * {@code .json} or an {@code .onnx} file. Files become {@link ModelProvider}s named after the file
+ * (without its extension), so every command treats both alike.
+ */
+final class ModelArg {
+  private ModelArg() {}
+
+  /** What {@code --model} help texts say. */
+  static final String HELP =
+      "A zoo model (see 'memplan zoo list') or a model file: darknet .cfg, memplan graph .json"
+          + " or .onnx.";
+
+  /** The model {@code arg} names; an unknown name fails with the list of known ones. */
+  static ModelProvider resolve(String arg) {
+    String kind = fileKind(arg);
+    if (kind != null) {
+      Path file = Path.of(arg);
+      if (!Files.isRegularFile(file)) {
+        throw new UncheckedIOException(new NoSuchFileException(arg));
+      }
+      return new FileModel(file, kind);
+    }
+    return Models.get(arg);
+  }
+
+  /** {@code darknet}, {@code json} or {@code onnx} by extension; {@code null} for a zoo name. */
+  static String fileKind(String arg) {
+    String a = arg.toLowerCase(Locale.ROOT);
+    if (a.endsWith(".cfg")) {
+      return "darknet";
+    }
+    if (a.endsWith(".json")) {
+      return "json";
+    }
+    if (a.endsWith(".onnx")) {
+      return "onnx";
+    }
+    return null;
+  }
+
+  /** An ONNX file at the input shapes it declares (dynamic dims are reported, never guessed). */
+  static Graph loadOnnx(Path file) throws IOException {
+    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, java.util.Map.of());
+  }
+
+  /** A model read from a file. */
+  record FileModel(Path file, String source) implements ModelProvider {
+    @Override
+    public String name() {
+      String n = String.valueOf(file.getFileName());
+      int dot = n.lastIndexOf('.');
+      return dot > 0 ? n.substring(0, dot) : n;
+    }
+
+    @Override
+    public String description() {
+      return source + " file " + file;
+    }
+
+    @Override
+    public String citation() {
+      return file.toString();
+    }
+
+    @Override
+    public Graph build() {
+      try {
+        return switch (source) {
+          case "darknet" -> DarknetImporter.load(file).graph();
+          case "json" -> GraphJson.read(file);
+          default -> loadOnnx(file);
+        };
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
