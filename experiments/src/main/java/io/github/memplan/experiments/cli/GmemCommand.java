@@ -49,12 +49,14 @@ final class GmemCommand implements Callable<Integer> {
 
   @Mixin PlanOptions opts;
 
+  @Mixin InputShapes inputs;
+
   @Override
   public Integer call() throws IOException {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
-    ModelProvider provider = ModelArg.resolve(model);
+    ModelProvider provider = ModelArg.resolve(model, inputs.specs);
     Chip c = Chips.get(chip);
     Graph graph = provider.build();
     GmemProblem problem =

@@ -27,13 +27,29 @@ final class ModelArg {
 
   /** The model {@code arg} names; an unknown name fails with the list of known ones. */
   static ModelProvider resolve(String arg) {
+    return resolve(arg, java.util.List.of());
+  }
+
+  /**
+   * The model {@code arg} names, with {@code --input NAME=d0,d1,...} overrides of an ONNX file's
+   * input shapes (they fix its dynamic dims); overrides for any other model are an error.
+   */
+  static ModelProvider resolve(String arg, java.util.List<String> inputs) {
     String kind = fileKind(arg);
+    if (!inputs.isEmpty() && !"onnx".equals(kind)) {
+      throw new IllegalArgumentException(
+          "--input applies to .onnx model files only, not to '" + arg + "'");
+    }
     if (kind != null) {
       Path file = Path.of(arg);
       if (!Files.isRegularFile(file)) {
         throw new UncheckedIOException(new NoSuchFileException(arg));
       }
-      return new FileModel(file, kind);
+      java.util.Map<String, long[]> shapes = new java.util.LinkedHashMap<>();
+      for (String spec : inputs) {
+        shapes.putAll(io.github.memplan.datasets.onnx.OnnxImporter.parseInputShapes(spec));
+      }
+      return new FileModel(file, kind, shapes);
     }
     return Models.get(arg);
   }
@@ -53,13 +69,17 @@ final class ModelArg {
     return null;
   }
 
-  /** An ONNX file at the input shapes it declares (dynamic dims are reported, never guessed). */
-  static Graph loadOnnx(Path file) throws IOException {
-    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, java.util.Map.of());
+  /**
+   * An ONNX file at the input shapes it declares, or those given; dynamic dims left are reported,
+   * never guessed.
+   */
+  static Graph loadOnnx(Path file, java.util.Map<String, long[]> shapes) throws IOException {
+    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, shapes);
   }
 
   /** A model read from a file. */
-  record FileModel(Path file, String source) implements ModelProvider {
+  record FileModel(Path file, String source, java.util.Map<String, long[]> inputShapes)
+      implements ModelProvider {
     @Override
     public String name() {
       String n = String.valueOf(file.getFileName());
@@ -83,7 +103,7 @@ final class ModelArg {
         return switch (source) {
           case "darknet" -> DarknetImporter.load(file).graph();
           case "json" -> GraphJson.read(file);
-          default -> loadOnnx(file);
+          default -> loadOnnx(file, inputShapes);
         };
       } catch (IOException e) {
         throw new UncheckedIOException(e);

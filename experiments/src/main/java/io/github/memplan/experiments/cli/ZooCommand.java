@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -251,12 +252,14 @@ final class ZooCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL", description = ModelArg.HELP)
     String model;
 
+    @Mixin InputShapes inputs;
+
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
 
     @Override
     public Integer call() {
-      ModelProvider p = ModelArg.resolve(model);
+      ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Stats s = Stats.of(p);
       Graph g = s.graph();
       Report r = new Report();
@@ -374,6 +377,8 @@ final class ZooCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL", description = ModelArg.HELP)
     String model;
 
+    @Mixin InputShapes inputs;
+
     @Option(
         names = "--format",
         paramLabel = "FORMAT",
@@ -404,7 +409,7 @@ final class ZooCommand implements Callable<Integer> {
             spec.commandLine(),
             (chip != null ? "--chip" : "--inputs-die") + " applies only to --format dsa-csv");
       }
-      ModelProvider p = ModelArg.resolve(model);
+      ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Chip c = format == Format.dsa_csv ? Chips.get(chip == null ? Chips.DEFAULT : chip) : null;
       Graph g = p.build();
       Writer w =

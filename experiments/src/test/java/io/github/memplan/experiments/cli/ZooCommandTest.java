@@ -267,4 +267,35 @@ class ZooCommandTest {
       assertThat(h.out()).startsWith("Usage: memplan zoo " + cmd);
     }
   }
+
+  /** An ONNX file with dynamic dims needs --input; with it, the model plans. */
+  @Test
+  void onnxFilesTakeInputShapes() throws IOException {
+    Path onnx = dir.resolve("det.onnx");
+    try (var in = getClass().getResourceAsStream("/models/ch_PP-OCRv4_det_infer.onnx")) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(
+          in != null, "rapidocr model jar not on the class path");
+      Files.copy(in, onnx);
+    }
+    MainTest.Run dynamic = run("gmem", "--model", onnx.toString(), "--planner", "test-stack");
+    assertThat(dynamic.code()).isEqualTo(1);
+    assertThat(dynamic.err()).contains("input 'x' has dynamic dims ?x3x?x?");
+    JsonNode j =
+        run(
+                "gmem",
+                "--model",
+                onnx.toString(),
+                "--input",
+                "x=1,3,640,640",
+                "--planner",
+                "test-stack",
+                "--json")
+            .json();
+    assertThat(j.get("model").asText()).isEqualTo("det");
+    assertThat(j.get("peakBytes").asLong()).isGreaterThanOrEqualTo(j.get("lowerBound").asLong());
+    MainTest.Run notOnnx =
+        run("gmem", "--model", "test-tiny", "--input", "x=1", "--planner", "test-stack");
+    assertThat(notOnnx.code()).isEqualTo(1);
+    assertThat(notOnnx.err()).contains("--input applies to .onnx model files only");
+  }
 }
