@@ -20,8 +20,8 @@ import java.util.OptionalLong;
  * tensorflow/lite/simple_memory_arena.cc}).
  *
  * <p>Order ({@code CreateTensorAllocationVector}): tensors that live through the whole inference
- * (allocated at node 0 and never deallocated; here: {@code lower == 0} and {@code upper ==}
- * horizon) come first, by index; all others in non-increasing order of size, ties by first node.
+ * (allocated at node 0 and never deallocated: graph inputs kept for the whole run, see {@link
+ * #wholeRun}) come first, by index; all others in non-increasing order of size, ties by first node.
  * Placement ({@code Allocate}): walking the allocations placed so far in order of offset, skipping
  * those whose node interval misses the tensor's, each gap between the highest end seen so far
  * (rounded up to the alignment) and the next allocation is a candidate; the tensor takes the
@@ -34,9 +34,50 @@ import java.util.OptionalLong;
  * broken by instance order; the source aligns every tensor to one {@code tensor_alignment}, here
  * each buffer uses its own alignment; buffers with a fixed offset are placed first, where they must
  * be (the source has none); TFLite's separate persistent arena ({@code kTfLiteArenaRwPersistent}:
- * op state, not graph tensors) has no counterpart; gaps are ignored.
+ * op state, not graph tensors) has no counterpart; gaps are ignored. The source's in-place sharing
+ * of an op's first input and output ({@code IdentifySharedTensors}) applies only where the instance
+ * already merges those buffers (Reshape-like aliases of the GMEM builder).
  */
 public final class TfliteArenaPlanner implements Planner<DsaInstance, DsaSolution> {
+
+  /**
+   * The tensors {@code CreateTensorAllocationVector} puts first: allocated at node 0 and never
+   * deallocated. With the instance's program these are the buffers defined by an {@code Input} step
+   * and read by the final {@code Return} step (graph inputs kept for the whole run); without one,
+   * the buffers living {@code [0, horizon)}, which also counts a tensor defined at the first step
+   * and last read by the last one (a departure only interval instances can cause).
+   */
+  static boolean[] wholeRun(DsaInstance instance, int horizon) {
+    boolean[] whole = new boolean[instance.size()];
+    var program = instance.programIfKnown();
+    if (program.isEmpty()) {
+      for (int i = 0; i < whole.length; i++) {
+        Buffer b = instance.buffer(i);
+        whole[i] = b.lower() == 0 && b.upper() == horizon;
+      }
+      return whole;
+    }
+    var steps = program.get().steps();
+    java.util.Set<String> inputs = new java.util.HashSet<>();
+    java.util.Set<String> returned = new java.util.HashSet<>();
+    for (var step : steps) {
+      if (step.kind().equals("Input")) {
+        for (String v : step.outputs()) {
+          inputs.add(program.get().bufferOf(v));
+        }
+      }
+    }
+    if (!steps.isEmpty() && steps.get(steps.size() - 1).kind().equals("Return")) {
+      for (String v : steps.get(steps.size() - 1).inputs()) {
+        returned.add(program.get().bufferOf(v));
+      }
+    }
+    for (int i = 0; i < whole.length; i++) {
+      String id = instance.buffer(i).id();
+      whole[i] = inputs.contains(id) && returned.contains(id);
+    }
+    return whole;
+  }
 
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
@@ -54,12 +95,13 @@ public final class TfliteArenaPlanner implements Planner<DsaInstance, DsaSolutio
         order.add(i);
       }
     }
+    boolean[] whole = wholeRun(instance, horizon);
     order.sort(
         (x, y) -> {
           Buffer a = instance.buffer(x);
           Buffer b = instance.buffer(y);
-          boolean wholeA = a.lower() == 0 && a.upper() == horizon;
-          boolean wholeB = b.lower() == 0 && b.upper() == horizon;
+          boolean wholeA = whole[x];
+          boolean wholeB = whole[y];
           if (wholeA || wholeB) {
             return wholeA && wholeB ? Integer.compare(x, y) : wholeA ? -1 : 1;
           }

@@ -102,4 +102,54 @@ class TfliteArenaPlannerTest extends DsaPlannerContract {
     assertThat(solve(TfliteGreedyBySizePlannerTest.alignedWalls()).offsets())
         .containsExactly(0, 16, 34, 24);
   }
+
+  /**
+   * The reviewer's instance (horizon 4): A is a graph input kept for the whole run, B a node-0
+   * output last read by the final op. TFLite puts only A first (B is freed), then sorts C(9), B(7),
+   * D(7), E(5) by size: A 0, C 9, B 18, D 9... Through a program, B is not "whole"; as a plain
+   * interval instance, both are.
+   */
+  @Test
+  void onlyGraphInputsKeptForTheWholeRunGoFirst() {
+    java.util.List<io.github.memplan.core.dsa.Buffer> bs =
+        java.util.List.of(
+            io.github.memplan.core.dsa.Buffer.of("A", 0, 4, 9),
+            io.github.memplan.core.dsa.Buffer.of("B", 0, 4, 7),
+            io.github.memplan.core.dsa.Buffer.of("C", 1, 2, 9),
+            io.github.memplan.core.dsa.Buffer.of("D", 3, 4, 7),
+            io.github.memplan.core.dsa.Buffer.of("E", 3, 4, 5));
+    io.github.memplan.core.dsa.Program p =
+        new io.github.memplan.core.dsa.Program(
+            java.util.List.of(
+                new io.github.memplan.core.dsa.Step(
+                    "in", "Input", java.util.List.of(), java.util.List.of("A"), false),
+                new io.github.memplan.core.dsa.Step(
+                    "n0", "Op", java.util.List.of("A"), java.util.List.of("B", "C"), false),
+                new io.github.memplan.core.dsa.Step(
+                    "n1", "Op", java.util.List.of("C"), java.util.List.of("D", "E"), false),
+                new io.github.memplan.core.dsa.Step(
+                    "ret",
+                    "Return",
+                    java.util.List.of("A", "B", "D", "E"),
+                    java.util.List.of(),
+                    false)),
+            java.util.Map.of());
+    // lifetimes as the program gives them: A [0,4), B [1,4), C [1,3), D [2,4), E [2,4)
+    java.util.List<io.github.memplan.core.dsa.Buffer> fromProgram =
+        java.util.List.of(
+            io.github.memplan.core.dsa.Buffer.of("A", 0, 4, 9),
+            io.github.memplan.core.dsa.Buffer.of("B", 1, 4, 7),
+            io.github.memplan.core.dsa.Buffer.of("C", 1, 3, 9),
+            io.github.memplan.core.dsa.Buffer.of("D", 2, 4, 7),
+            io.github.memplan.core.dsa.Buffer.of("E", 2, 4, 5));
+    io.github.memplan.core.dsa.DsaInstance withProgram =
+        new io.github.memplan.core.dsa.DsaInstance(
+            "program", fromProgram, io.github.memplan.core.dsa.DsaInstance.UNBOUNDED, p);
+    assertThat(TfliteArenaPlanner.wholeRun(withProgram, 4))
+        .containsExactly(true, false, false, false, false);
+    io.github.memplan.core.dsa.DsaInstance intervals =
+        io.github.memplan.core.dsa.DsaInstance.of("intervals", bs);
+    assertThat(TfliteArenaPlanner.wholeRun(intervals, 4))
+        .containsExactly(true, true, false, false, false);
+  }
 }
