@@ -345,6 +345,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       if (out.status().hasSolution()
           && out.solution().size() == inst.size()
           && new DsaValidator().isValid(inst, out.solution())) {
+        stats.put("warm-start-peak", inst.peak(out.solution()));
         offer(out.solution().offsets(), "warm start");
       }
     }
