@@ -10,6 +10,8 @@ import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.ProgressListener;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -156,14 +158,6 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
         return Outcome.<DsaSolution>infeasible(bad).withStats(stats);
       }
       md = new Model(inst);
-      int[] universal = universal(md);
-      long band = 0;
-      for (int x : universal) {
-        band += md.size[x];
-      }
-      if (universal.length > 0 && band != inst.capacity()) {
-        return stackUniversal(universal);
-      }
       g = md.granularity;
       long cap = inst.capacity();
       lb = roundUp(initialBound(), g);
@@ -172,6 +166,10 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
         return Outcome.<DsaSolution>infeasible(
                 "the lower bound " + lb + " exceeds the capacity " + cap)
             .withStats(stats);
+      }
+      int[] universal = universal(md);
+      if (universal.length > 0) {
+        return stackUniversal(universal);
       }
       searchLo = lb;
       long[] greedy = Greedy.bestFit(md);
@@ -243,67 +241,85 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       return out.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
-    /** Solves the instance without the universal buffers, then stacks them underneath. */
+    /**
+     * Solves the other searched buffers alone, in the capacity minus the universal buffers' band,
+     * then stacks the universal buffers underneath and lifts the rest by the band. Trivial buffers
+     * keep their offsets: they occupy nothing, but their ends count in the peak and the bound.
+     */
     private Outcome<DsaSolution> stackUniversal(int[] universal) {
       long band = 0;
-      boolean[] isUniversal = new boolean[inst.size()];
+      boolean[] isUniversal = new boolean[md.n];
       for (int x : universal) {
         band += md.size[x];
-        isUniversal[md.index[x]] = true;
+        isUniversal[x] = true;
       }
-      long cap = inst.capacity();
-      if (band > cap) {
-        return Outcome.<DsaSolution>infeasible(
-                "buffers alive with all others need "
-                    + band
-                    + " bytes, more than the capacity "
-                    + cap)
-            .withStats(stats);
-      }
-      java.util.List<Buffer> rest = new java.util.ArrayList<>();
-      int[] restIndex = new int[inst.size() - universal.length];
-      for (int i = 0; i < inst.size(); i++) {
-        if (!isUniversal[i]) {
-          restIndex[rest.size()] = i;
-          rest.add(inst.buffer(i));
+      List<Buffer> rest = new ArrayList<>();
+      List<Integer> restIndex = new ArrayList<>();
+      for (int k = 0; k < md.n; k++) {
+        if (!isUniversal[k]) {
+          restIndex.add(md.index[k]);
+          rest.add(inst.buffer(md.index[k]));
         }
       }
-      long restCap = cap == DsaInstance.UNBOUNDED ? cap : cap - band;
-      DsaInstance sub = new DsaInstance(inst.name(), rest, restCap, null);
-      long shift = band;
-      ProgressListener lifted =
-          (objective, bound, note) ->
-              ctx.progress()
-                  .improved(
-                      objective == Long.MAX_VALUE ? objective : objective + shift,
-                      bound + shift,
-                      note);
-      Outcome<DsaSolution> out = new Run(sub, ctx.withProgress(lifted)).solve();
-      Map<String, Number> more = new TreeMap<>(out.stats());
-      more.put("universal-buffers", universal.length);
-      more.put("universal-bytes", band);
-      OptionalLong bound =
-          out.lowerBound().isPresent()
-              ? OptionalLong.of(out.lowerBound().getAsLong() + band)
-              : OptionalLong.empty();
-      if (!out.status().hasSolution()) {
-        return new Outcome<DsaSolution>(out.status(), null, bound, Map.of(), out.message())
-            .withStats(more);
+      stats.put("universal-buffers", universal.length);
+      stats.put("universal-bytes", band);
+      long cap = inst.capacity();
+      Outcome<DsaSolution> out;
+      if (rest.isEmpty()) {
+        out = Outcome.optimal(new DsaSolution(new long[0]), 0);
+      } else {
+        // the rest is co-active with every universal buffer, so the max load is above the band
+        long restCap = cap == DsaInstance.UNBOUNDED ? cap : cap - band;
+        DsaInstance sub = new DsaInstance(inst.name(), rest, restCap, null);
+        long shift = band;
+        ProgressListener lifted =
+            (objective, bound, note) ->
+                ctx.progress()
+                    .improved(
+                        objective == Long.MAX_VALUE ? objective : objective + shift,
+                        bound + shift,
+                        note);
+        out = new Run(sub, ctx.withProgress(lifted)).solve();
+        out.stats()
+            .forEach(
+                (k, v) ->
+                    stats.put(
+                        k,
+                        k.startsWith("incumbent-source-") || k.equals("warm-start-peak")
+                            ? v + shift
+                            : v));
+        stats.put("max-load-bound", LowerBounds.maxLoad(inst));
       }
-      long[] offs = new long[inst.size()];
+      long bound = lb;
+      if (out.lowerBound().isPresent()) {
+        bound = Math.max(bound, out.lowerBound().getAsLong() + band);
+      }
+      stats.put("lower-bound", bound);
+      if (!out.status().hasSolution()) {
+        return new Outcome<DsaSolution>(
+                out.status(),
+                null,
+                out.status() == Status.INFEASIBLE ? OptionalLong.empty() : OptionalLong.of(bound),
+                Map.of(),
+                out.message())
+            .withStats(stats);
+      }
+      long[] offs = md.trivialOffset.clone();
       long at = 0;
       for (int x : universal) {
         offs[md.index[x]] = at;
         at += md.size[x];
       }
       for (int j = 0; j < rest.size(); j++) {
-        Buffer b = rest.get(j);
-        boolean occupies =
-            b.size() > 0 && !io.github.memplan.core.dsa.Occupancy.pieces(j, b).isEmpty();
-        offs[restIndex[j]] = out.solution().offset(j) + (occupies ? band : 0);
+        offs[restIndex.get(j)] = out.solution().offset(j) + band;
       }
-      return new Outcome<>(out.status(), new DsaSolution(offs), bound, Map.of(), out.message())
-          .withStats(more);
+      DsaSolution sol = new DsaSolution(offs);
+      long peak = inst.peak(sol);
+      Outcome<DsaSolution> lifted =
+          peak <= bound
+              ? Outcome.optimal(sol, peak)
+              : Outcome.feasible(sol, OptionalLong.of(bound));
+      return lifted.withMessage(out.message()).withStats(stats);
     }
 
     /** A fixed offset that breaks alignment or capacity on its own, or null. */

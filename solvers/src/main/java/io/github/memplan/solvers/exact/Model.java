@@ -85,6 +85,14 @@ final class Model {
   /** Cut counts: buffers whose section range crosses the boundary between {@code s} and s+1. */
   final int[] cuts;
 
+  /**
+   * Twins of each buffer: the other buffers with the same lifetime and alignment, all without gaps
+   * or fixed offsets and with sizes that are multiples of that alignment. Two twins stacked
+   * directly on one another can trade places: together they fill the same addresses over the same
+   * time either way.
+   */
+  final int[][] twins;
+
   Model(DsaInstance instance) {
     this.instance = instance;
     int total = instance.size();
@@ -261,6 +269,33 @@ final class Model {
       }
       for (int s = first[k]; s + 1 < last[k]; s++) {
         cuts[s]++;
+      }
+    }
+
+    twins = new int[n][];
+    Map<List<Long>, List<Integer>> classes = new HashMap<>();
+    for (int k = 0; k < n; k++) {
+      boolean plain =
+          spanFrom[k + 1] - spanFrom[k] == 1
+              && instance.buffer(index[k]).gaps().isEmpty()
+              && fixed[k] < 0
+              && size[k] % align[k] == 0;
+      if (plain) {
+        classes
+            .computeIfAbsent(
+                List.of((long) lower[k], (long) upper[k], align[k]), x -> new ArrayList<>())
+            .add(k);
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      twins[k] = new int[0];
+    }
+    for (List<Integer> cls : classes.values()) {
+      if (cls.size() < 2) {
+        continue;
+      }
+      for (int k : cls) {
+        twins[k] = cls.stream().filter(x -> x != k).mapToInt(Integer::intValue).sorted().toArray();
       }
     }
 

@@ -29,10 +29,10 @@ class ExactPlannerBruteForceTest {
   static final long SEED = 0x5EED_E8AC7L;
 
   /**
-   * Instance {@code i}: 1 to 8 buffers with lifetimes inside [0, 10) (short and long alike), sizes
-   * 1 to 16 with now and then a size 0, alignments 1 (most), 2, 4 or 8, and in one instance of six
-   * a buffer with a fixed aligned offset below 24. Small sizes and short horizons make ties,
-   * fragmentation and optima above the max load frequent.
+   * Instance {@code i}: 1 to 8 buffers with lifetimes inside [0, 10) (short and long alike; one in
+   * four copies an earlier buffer's lifetime), sizes 1 to 16 with now and then a size 0, alignments
+   * 1 (most), 2, 4 or 8, and in one instance of six a buffer with a fixed aligned offset below 24.
+   * Small sizes and short horizons make ties, fragmentation and optima above the max load frequent.
    */
   static DsaInstance instance(SplittableRandom r, int i) {
     int n = 1 + r.nextInt(8);
@@ -41,6 +41,12 @@ class ExactPlannerBruteForceTest {
     for (int k = 0; k < n; k++) {
       int lower = r.nextInt(9);
       int upper = lower + 1 + r.nextInt(10 - lower);
+      if (k > 0 && r.nextInt(4) == 0) {
+        // a twin's lifetime: stacks of same-lifetime buffers are pruned by their own rule
+        Buffer earlier = bs.get(r.nextInt(k));
+        lower = earlier.lower();
+        upper = earlier.upper();
+      }
       long size = r.nextInt(12) == 0 ? 0 : 1 + r.nextInt(16);
       long alignment = r.nextInt(10) < 7 ? 1 : new long[] {2, 4, 8}[r.nextInt(3)];
       Buffer b = Buffer.of("b" + k, lower, upper, size).withAlignment(alignment);

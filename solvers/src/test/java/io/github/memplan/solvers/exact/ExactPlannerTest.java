@@ -93,6 +93,31 @@ class ExactPlannerTest {
         .isEqualTo(Status.INFEASIBLE);
   }
 
+  /**
+   * b5 (16 bytes) lives with every other buffer that occupies something and goes underneath. The
+   * zero-size b0 fixed at 20 ends at 20 but occupies nothing: the rest must not read its end as
+   * room (b3 at 16 would end at 19 < 20 in the rest, then at 35 once lifted). Optimum 32 at time 6:
+   * b5 16, b3 3 (aligned to 8), b2 13.
+   */
+  @Test
+  void universalBuffersDoNotLendTheRestTheEndOfAnEmptyFixedBuffer() {
+    DsaInstance inst =
+        DsaInstance.of(
+            "universal-and-empty-fixed",
+            List.of(
+                Buffer.of("b0", 1, 6, 0).withFixedOffset(20),
+                Buffer.of("b2", 6, 10, 13),
+                Buffer.of("b3", 6, 9, 3).withAlignment(8),
+                Buffer.of("b4", 1, 6, 15),
+                Buffer.of("b5", 5, 7, 16)));
+    Outcome<DsaSolution> out = solve(new ExactPlanner(), inst);
+    assertThat(out.status()).isEqualTo(Status.OPTIMAL);
+    assertThat(DsaPlannerContract.assertSolved(inst, out))
+        .isEqualTo(32)
+        .isEqualTo(DsaFixtures.bruteForcePeak(inst));
+    assertThat(out.stats()).containsEntry("universal-buffers", 1.0);
+  }
+
   @Test
   void universalBuffersStayPutWhenSomeBufferIsFixed() {
     List<Buffer> bs = new ArrayList<>(DsaFixtures.fragmentation().instance().buffers());

@@ -195,6 +195,20 @@ class SearchRulesTest {
   }
 
   /**
+   * Capacity 3; q[0,2) 1 and p[0,2) 2 are twins (same lifetime), ranked q, p. q@0 then p@1 would
+   * put the larger twin on the smaller: cut, since p@0, q@2 fills the same addresses. Without the
+   * rule the first stack is kept.
+   */
+  @Test
+  void twinsAreStackedLargerFirst() {
+    Buffer[] twins = {Buffer.of("q", 0, 2, 1), Buffer.of("p", 0, 2, 2)};
+    assertThat(run(3, ALL, twins).trace())
+        .containsExactly("place q@0", "twin-cut p@1", "place p@0", "place q@2", "leaf");
+    assertThat(run(3, new Search.Rules(true, true, true, true, true, false), twins).trace())
+        .containsExactly("place q@0", "place p@1", "leaf");
+  }
+
+  /**
    * The fragmentation fixture (max load 4, optimum 5, see {@link DsaFixtures#fragmentation}) at
    * capacity 4: every combination of rules proves it infeasible; the canonical order and the
    * cross-section inference each shrink the tree.
