@@ -1,0 +1,504 @@
+package io.github.memplan.solvers.exact;
+
+import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.ProgressListener;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * An exact DSA planner: branch and bound over MiniMalloc's canonical placements (Moffitt,
+ * "MiniMalloc: A Lightweight Memory Allocator for Hardware-Accelerated Machine Learning", ASPLOS
+ * 2023, DOI 10.1145/3623278.3624752; google/minimalloc {@code src/solver.cc}, {@code
+ * src/sweeper.cc}), wrapped in a capacity loop that minimises the peak.
+ *
+ * <p><b>Decision.</b> Whether the buffers fit below a capacity {@code c} is decided by {@link
+ * Search}, MiniMalloc's depth-first search, with its portfolio: the static preorders (default
+ * {@code WAT, TAW, TWA}) run round robin, each restarted with a node limit that doubles every round
+ * (starting at twice the number of buffers, as upstream). A run that ends without reaching its
+ * limit is a proof either way.
+ *
+ * <p><b>Minimisation</b> (mode {@code minimise}; MiniMalloc itself only decides). The proven lower
+ * bound {@code lb} starts at the max-load bound, at least every buffer's size and every fixed
+ * buffer's end, rounded up to the granularity {@code g} (the gcd of all sizes, alignments and fixed
+ * offsets: gravity placements put every offset on a multiple of {@code g}, so the optimum is one).
+ * The incumbent comes from a greedy (best fit by decreasing size, see {@link Greedy}) and from an
+ * optional warm-start planner. Each round first probes {@code c = lb}: a placement found there is
+ * optimal; a proof that none exists raises {@code lb} by {@code g}. If the probe only ran out of
+ * nodes, a second probe bisects between {@code lb} and the incumbent to improve the latter (a proof
+ * there raises {@code lb} past it). A probe cut short never counts as a proof, unlike upstream's
+ * {@code --minimize_capacity} loop, which also counts timeouts as "does not fit" and bisects from
+ * 0.
+ *
+ * <p><b>Outcome.</b> {@code OPTIMAL} only when the peak equals the proven bound; otherwise {@code
+ * FEASIBLE} with the best placement and the proven bound; {@code INFEASIBLE} when the capacity is
+ * proven too small; {@code NO_SOLUTION_IN_BUDGET} otherwise.
+ *
+ * <p><b>Gaps.</b> During a gap a buffer occupies only its window ({@link
+ * io.github.memplan.core.dsa.Occupancy}). As in MiniMalloc, a buffer placed later must then lie
+ * above an earlier co-active one by their effective size, which excludes placements that interleave
+ * windows; so on instances with windowed gaps no search failure is a proof: such runs claim {@code
+ * OPTIMAL} only when a placement meets the bound, and never {@code INFEASIBLE} from the search.
+ *
+ * <p>Immutable and thread-safe; each {@link #solve} builds its own state. One budget step is one
+ * search node.
+ */
+public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
+
+  /** What to solve. */
+  public enum Mode {
+    /** The least peak (within the instance's capacity). */
+    MINIMISE,
+    /** Any placement within the instance's capacity. */
+    DECIDE
+  }
+
+  /**
+   * The planner's settings.
+   *
+   * @param mode minimise the peak, or only decide the capacity
+   * @param orders the static preorders run round robin, each a word of {@link Preorder} letters
+   * @param nodeLimit a cap on search nodes for the whole run (0: none besides the budget's)
+   * @param warmStart a planner whose solution, if valid and better, becomes the first incumbent
+   */
+  public record Options(
+      Mode mode, List<String> orders, long nodeLimit, Planner<DsaInstance, DsaSolution> warmStart) {
+    public Options {
+      Objects.requireNonNull(mode, "mode");
+      orders = List.copyOf(orders);
+      if (orders.isEmpty()) {
+        throw new IllegalArgumentException("exact: at least one preorder is needed");
+      }
+      orders.forEach(Preorder::new);
+      if (nodeLimit < 0) {
+        throw new IllegalArgumentException("exact: node limit " + nodeLimit + " < 0");
+      }
+    }
+
+    /** Minimise, MiniMalloc's preorders, no node limit, no warm start. */
+    public static Options defaults() {
+      return new Options(Mode.MINIMISE, DEFAULT_ORDERS, 0, null);
+    }
+
+    public Options withMode(Mode newMode) {
+      return new Options(newMode, orders, nodeLimit, warmStart);
+    }
+
+    public Options withNodeLimit(long newLimit) {
+      return new Options(mode, orders, newLimit, warmStart);
+    }
+
+    public Options withWarmStart(Planner<DsaInstance, DsaSolution> planner) {
+      return new Options(mode, orders, nodeLimit, planner);
+    }
+  }
+
+  /** MiniMalloc's default portfolio ({@code SolverParams::preordering_heuristics}). */
+  public static final List<String> DEFAULT_ORDERS = List.of("WAT", "TAW", "TWA");
+
+  private final Options options;
+  private final List<Preorder> preorders;
+
+  public ExactPlanner() {
+    this(Options.defaults());
+  }
+
+  public ExactPlanner(Options options) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.preorders = options.orders().stream().map(Preorder::new).toList();
+  }
+
+  public Options options() {
+    return options;
+  }
+
+  @Override
+  public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
+    return new Run(instance, ctx).solve();
+  }
+
+  /** The state of one {@link #solve} call. */
+  private final class Run {
+    final DsaInstance inst;
+    final SolveContext ctx;
+    final Budget budget;
+    final Search.Counter counter = new Search.Counter();
+    final Map<String, Number> stats = new TreeMap<>();
+    final long t0 = System.nanoTime();
+    Model md;
+    long g;
+    long lb; // proven
+    long searchLo; // the lowest capacity not yet searched out (== lb without windows)
+    long ub = Long.MAX_VALUE; // peak of best
+    long[] best; // offsets of all buffers
+    int probes;
+    int proofs;
+
+    Run(DsaInstance inst, SolveContext ctx) {
+      this.inst = inst;
+      this.ctx = ctx;
+      this.budget = ctx.budget();
+    }
+
+    Outcome<DsaSolution> solve() {
+      String bad = badFixed();
+      if (bad != null) {
+        return Outcome.<DsaSolution>infeasible(bad).withStats(stats);
+      }
+      md = new Model(inst);
+      g = md.granularity;
+      long cap = inst.capacity();
+      lb = roundUp(initialBound(), g);
+      stats.put("max-load-bound", LowerBounds.maxLoad(inst));
+      if (lb > cap) {
+        return Outcome.<DsaSolution>infeasible(
+                "the lower bound " + lb + " exceeds the capacity " + cap)
+            .withStats(stats);
+      }
+      int[] universal = universal(md);
+      if (universal.length > 0) {
+        return stackUniversal(universal);
+      }
+      searchLo = lb;
+      long[] greedy = Greedy.bestFit(md);
+      if (greedy != null) {
+        offer(full(greedy), "greedy");
+      }
+      warmStart();
+      long target = cap == DsaInstance.UNBOUNDED ? cap : cap - cap % g;
+      if (options.mode() == Mode.DECIDE) {
+        if (best == null) {
+          decide(target);
+        }
+      } else {
+        minimise(target);
+      }
+      return outcome(cap);
+    }
+
+    /**
+     * The buffers that can go to the bottom without loss: those co-active with every other searched
+     * buffer, repeatedly (after removing them, others may become so). Such a buffer owns its band
+     * of addresses at all times (every other buffer overlaps it in time, so never enters the band),
+     * so cutting the band out and moving the buffer to the bottom keeps any placement valid and its
+     * peak unchanged: the optimum is their total plus the optimum of the rest. Only without fixed
+     * offsets and windows, and when their sizes keep every alignment.
+     */
+    private int[] universal(Model md) {
+      if (md.windows || md.n < 2) {
+        return new int[0];
+      }
+      for (int i = 0; i < md.n; i++) {
+        if (md.fixed[i] >= 0) {
+          return new int[0];
+        }
+      }
+      boolean[] gone = new boolean[md.n];
+      int alive = md.n;
+      int[] degree = new int[md.n];
+      for (int i = 0; i < md.n; i++) {
+        degree[i] = md.ovl[i].length;
+      }
+      java.util.List<Integer> out = new java.util.ArrayList<>();
+      while (alive > 1) {
+        java.util.List<Integer> round = new java.util.ArrayList<>();
+        for (int i = 0; i < md.n; i++) {
+          if (!gone[i] && degree[i] == alive - 1) {
+            round.add(i);
+          }
+        }
+        if (round.isEmpty()) {
+          break;
+        }
+        for (int x : round) {
+          gone[x] = true;
+          alive--;
+          out.add(x);
+          for (int y : md.ovl[x]) {
+            degree[y]--;
+          }
+        }
+      }
+      for (int x : out) {
+        for (int y = 0; y < md.n; y++) {
+          if (md.size[x] % md.align[y] != 0) {
+            return new int[0];
+          }
+        }
+      }
+      return out.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    /**
+     * Solves the other searched buffers alone, in the capacity minus the universal buffers' band,
+     * then stacks the universal buffers underneath and lifts the rest by the band. Trivial buffers
+     * keep their offsets: they occupy nothing, but their ends count in the peak and the bound.
+     */
+    private Outcome<DsaSolution> stackUniversal(int[] universal) {
+      long band = 0;
+      boolean[] isUniversal = new boolean[md.n];
+      for (int x : universal) {
+        band += md.size[x];
+        isUniversal[x] = true;
+      }
+      List<Buffer> rest = new ArrayList<>();
+      List<Integer> restIndex = new ArrayList<>();
+      for (int k = 0; k < md.n; k++) {
+        if (!isUniversal[k]) {
+          restIndex.add(md.index[k]);
+          rest.add(inst.buffer(md.index[k]));
+        }
+      }
+      stats.put("universal-buffers", universal.length);
+      stats.put("universal-bytes", band);
+      long cap = inst.capacity();
+      Outcome<DsaSolution> out;
+      if (rest.isEmpty()) {
+        out = Outcome.optimal(new DsaSolution(new long[0]), 0);
+      } else {
+        // the rest is co-active with every universal buffer, so the max load is above the band
+        long restCap = cap == DsaInstance.UNBOUNDED ? cap : cap - band;
+        DsaInstance sub = new DsaInstance(inst.name(), rest, restCap, null);
+        long shift = band;
+        ProgressListener lifted =
+            (objective, bound, note) ->
+                ctx.progress()
+                    .improved(
+                        objective == Long.MAX_VALUE ? objective : objective + shift,
+                        bound + shift,
+                        note);
+        out = new Run(sub, ctx.withProgress(lifted)).solve();
+        out.stats()
+            .forEach(
+                (k, v) ->
+                    stats.put(
+                        k,
+                        k.startsWith("incumbent-source-") || k.equals("warm-start-peak")
+                            ? v + shift
+                            : v));
+        stats.put("max-load-bound", LowerBounds.maxLoad(inst));
+      }
+      long bound = lb;
+      if (out.lowerBound().isPresent()) {
+        bound = Math.max(bound, out.lowerBound().getAsLong() + band);
+      }
+      stats.put("lower-bound", bound);
+      if (!out.status().hasSolution()) {
+        return new Outcome<DsaSolution>(
+                out.status(),
+                null,
+                out.status() == Status.INFEASIBLE ? OptionalLong.empty() : OptionalLong.of(bound),
+                Map.of(),
+                out.message())
+            .withStats(stats);
+      }
+      long[] offs = md.trivialOffset.clone();
+      long at = 0;
+      for (int x : universal) {
+        offs[md.index[x]] = at;
+        at += md.size[x];
+      }
+      for (int j = 0; j < rest.size(); j++) {
+        offs[restIndex.get(j)] = out.solution().offset(j) + band;
+      }
+      DsaSolution sol = new DsaSolution(offs);
+      long peak = inst.peak(sol);
+      Outcome<DsaSolution> lifted =
+          peak <= bound
+              ? Outcome.optimal(sol, peak)
+              : Outcome.feasible(sol, OptionalLong.of(bound));
+      return lifted.withMessage(out.message()).withStats(stats);
+    }
+
+    /** A fixed offset that breaks alignment or capacity on its own, or null. */
+    private String badFixed() {
+      for (Buffer b : inst.buffers()) {
+        if (b.fixedOffset().isEmpty()) {
+          continue;
+        }
+        long f = b.fixedOffset().getAsLong();
+        if (f % b.alignment() != 0) {
+          return "buffer '"
+              + b.id()
+              + "' is fixed at "
+              + f
+              + ", not a multiple of its alignment "
+              + b.alignment();
+        }
+        if (f > inst.capacity() - b.size()) {
+          return "buffer '" + b.id() + "' is fixed to end past the capacity " + inst.capacity();
+        }
+      }
+      return null;
+    }
+
+    private long initialBound() {
+      long bound = LowerBounds.maxLoad(inst); // counts fixed ends
+      for (Buffer b : inst.buffers()) {
+        long end = b.fixedOffset().orElse(0) + b.size();
+        bound = Math.max(bound, end);
+      }
+      return bound;
+    }
+
+    private void warmStart() {
+      if (options.warmStart() == null || budget.exhausted()) {
+        return;
+      }
+      Outcome<DsaSolution> out = options.warmStart().solve(inst, ctx);
+      if (out.status().hasSolution()
+          && out.solution().size() == inst.size()
+          && new DsaValidator().isValid(inst, out.solution())) {
+        stats.put("warm-start-peak", inst.peak(out.solution()));
+        offer(out.solution().offsets(), "warm start");
+      }
+    }
+
+    private long[] full(long[] searched) {
+      long[] offs = md.trivialOffset.clone();
+      for (int k = 0; k < md.n; k++) {
+        offs[md.index[k]] = searched[k];
+      }
+      return offs;
+    }
+
+    private void offer(long[] offsets, String source) {
+      long peak = inst.peak(new DsaSolution(offsets));
+      if (peak <= inst.capacity() && peak < ub) {
+        ub = peak;
+        best = offsets;
+        stats.put("incumbent-source-" + source, peak);
+        ctx.progress().improved(ub, lb, source);
+      }
+    }
+
+    private void provenAbove(long c) {
+      if (!md.windows) {
+        lb = Math.max(lb, c + g);
+        proofs++;
+        ctx.progress().improved(ub, lb, "proof");
+      }
+      searchLo = Math.max(searchLo, c + g);
+    }
+
+    private boolean stopped() {
+      return budget.exhausted(counter.steps)
+          || (options.nodeLimit() > 0 && counter.steps >= options.nodeLimit());
+    }
+
+    /** One round at capacity {@code c}: every preorder with {@code limit} nodes. */
+    private int probe(long c, long limit) {
+      probes++;
+      Budget capped = budget;
+      for (Preorder p : preorders) {
+        if (stopped()) {
+          return Search.TIMEOUT;
+        }
+        long lim = limit;
+        if (options.nodeLimit() > 0) {
+          lim = Math.min(lim, options.nodeLimit() - counter.steps);
+        }
+        Search s = new Search(md, c, capped, counter, p);
+        int st = s.run(lim);
+        if (st == Search.ABORTED && stopped()) {
+          st = Search.TIMEOUT;
+        }
+        switch (st) {
+          case Search.FOUND -> {
+            offer(full(s.solution()), "search");
+            return st;
+          }
+          case Search.NOT_FOUND -> {
+            provenAbove(c);
+            return st;
+          }
+          case Search.TIMEOUT -> {
+            return st;
+          }
+          default -> {
+            // this preorder ran out of nodes: the next one gets the same limit
+          }
+        }
+      }
+      return Search.ABORTED;
+    }
+
+    private long baseLimit() {
+      return 2L * Math.max(md.n, 16);
+    }
+
+    private void decide(long c) {
+      for (long limit = baseLimit(); ; limit = saturatedDouble(limit)) {
+        int st = probe(c, limit);
+        if (st != Search.ABORTED) {
+          return;
+        }
+      }
+    }
+
+    private void minimise(long cap) {
+      long limit = baseLimit();
+      while (best == null || ub > lb) {
+        if (searchLo > cap || (best != null && searchLo >= ub)) {
+          return; // searched out: no proof with windows, else lb moved past
+        }
+        int st = probe(searchLo, limit);
+        if (st == Search.FOUND || st == Search.TIMEOUT) {
+          return;
+        }
+        if (st == Search.NOT_FOUND) {
+          continue; // the next capacity up, same limit
+        }
+        long hiCap = best == null ? cap : Math.min(cap, ub - g);
+        if (hiCap > searchLo) {
+          long mid = searchLo + (hiCap - searchLo) / 2;
+          mid = Math.max(searchLo + g, mid - mid % g);
+          int st2 = probe(mid, limit);
+          if (st2 == Search.TIMEOUT) {
+            return;
+          }
+        }
+        limit = saturatedDouble(limit);
+      }
+    }
+
+    private Outcome<DsaSolution> outcome(long cap) {
+      stats.put("nodes", counter.steps);
+      stats.put("probes", probes);
+      stats.put("proofs", proofs);
+      stats.put("lower-bound", lb);
+      stats.put("millis", (System.nanoTime() - t0) / 1e6);
+      Outcome<DsaSolution> out;
+      if (best != null) {
+        DsaSolution sol = new DsaSolution(best);
+        out = ub <= lb ? Outcome.optimal(sol, ub) : Outcome.feasible(sol, OptionalLong.of(lb));
+      } else if (lb > cap) {
+        out = Outcome.infeasible("proven: no placement within the capacity " + cap);
+      } else {
+        out = Outcome.noSolution(OptionalLong.of(lb), "budget exhausted before a placement fit");
+      }
+      return out.withStats(stats);
+    }
+  }
+
+  private static long roundUp(long v, long g) {
+    long r = v % g;
+    return r == 0 ? v : v + (g - r);
+  }
+
+  private static long saturatedDouble(long v) {
+    return v > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * v;
+  }
+}

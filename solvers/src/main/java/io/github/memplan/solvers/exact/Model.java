@@ -1,0 +1,352 @@
+package io.github.memplan.solvers.exact;
+
+import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.Occupancy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sweep of a DSA instance that the search works on, after MiniMalloc's {@code sweeper.cc}
+ * (google/minimalloc): <em>sections</em> (the sets of pieces alive just before each time at which a
+ * piece ends, i.e. the maximal cross sections), each buffer's <em>spans</em> (the section ranges of
+ * its pieces, with the window it occupies there), the co-active pairs with their <em>effective
+ * sizes</em>, and the cut counts between neighbouring sections.
+ *
+ * <p>Only buffers that occupy something are searched. A buffer of size 0, or one whose whole
+ * lifetime is an empty gap, is <em>trivial</em>: it sits at its fixed offset, or at 0.
+ *
+ * <p>The effective size {@code eff(i -> j)} is MiniMalloc's {@code Buffer::effective_size}: if
+ * {@code j} lies above {@code i}, it must start at least {@code eff} bytes past {@code i}'s offset,
+ * the largest {@code hi_i - lo_j} over the times both occupy a window. Without windows it is {@code
+ * size_i}.
+ */
+final class Model {
+  final DsaInstance instance;
+
+  /** Searched buffers. */
+  final int n;
+
+  /** Instance index of each searched buffer. */
+  final int[] index;
+
+  final long[] size;
+  final long[] align;
+
+  /** The fixed offset of each searched buffer, or -1. */
+  final long[] fixed;
+
+  final int[] lower;
+  final int[] upper;
+
+  /** Number of sections. */
+  final int sections;
+
+  /** The searched buffers occupying each section, ascending. */
+  final int[][] members;
+
+  /** Bytes occupied in each section (windows honoured). */
+  final long[] load;
+
+  /** Spans of buffer {@code i}: indices {@code spanFrom[i] .. spanFrom[i+1]-1}. */
+  final int[] spanFrom;
+
+  final int[] spanLo;
+  final int[] spanHi;
+  final long[] winLo;
+  final long[] winHi;
+
+  /** Section range {@code [first, last)} from a buffer's first piece to its last. */
+  final int[] first;
+
+  final int[] last;
+
+  /** Co-active buffers of each buffer, ascending. */
+  final int[][] ovl;
+
+  /** {@code eff[i][k] = eff(i -> ovl[i][k])}; {@code null} when no buffer has a window. */
+  final long[][] eff;
+
+  /** Whether some buffer occupies a partial window during a gap. */
+  final boolean windows;
+
+  /** A divisor of every size, alignment, fixed offset and window bound (1 with windows). */
+  final long granularity;
+
+  /** Offsets of the trivial buffers (by instance index), -1 for searched ones. */
+  final long[] trivialOffset;
+
+  /** {@code max(offset + size)} over the trivial buffers. */
+  final long trivialPeak;
+
+  /** Cut counts: buffers whose section range crosses the boundary between {@code s} and s+1. */
+  final int[] cuts;
+
+  /**
+   * Twins of each buffer: the other buffers with the same lifetime and alignment, all without gaps
+   * or fixed offsets and with sizes that are multiples of that alignment. Two twins stacked
+   * directly on one another can trade places: together they fill the same addresses over the same
+   * time either way.
+   */
+  final int[][] twins;
+
+  Model(DsaInstance instance) {
+    this.instance = instance;
+    int total = instance.size();
+    List<List<Occupancy.Piece>> piecesOf = new ArrayList<>();
+    trivialOffset = new long[total];
+    int[] searchIdx = new int[total];
+    List<Integer> searched = new ArrayList<>();
+    boolean anyWindow = false;
+    long trivPeak = 0;
+    long g = 0;
+    for (int i = 0; i < total; i++) {
+      Buffer b = instance.buffer(i);
+      List<Occupancy.Piece> ps = Occupancy.pieces(i, b);
+      g = gcd(g, b.size());
+      if (b.alignment() > 1) {
+        g = gcd(g, b.alignment());
+      }
+      if (b.fixedOffset().isPresent()) {
+        g = gcd(g, b.fixedOffset().getAsLong());
+      }
+      if (ps.isEmpty()) {
+        long off = b.fixedOffset().orElse(0);
+        trivialOffset[i] = off;
+        trivPeak = Math.max(trivPeak, off + b.size());
+        searchIdx[i] = -1;
+        continue;
+      }
+      for (Occupancy.Piece p : ps) {
+        if (p.from() != 0 || p.to() != b.size()) {
+          anyWindow = true;
+        }
+      }
+      trivialOffset[i] = -1;
+      searchIdx[i] = searched.size();
+      searched.add(i);
+      piecesOf.add(ps);
+    }
+    windows = anyWindow;
+    granularity = anyWindow || g == 0 ? 1 : g;
+    trivialPeak = trivPeak;
+
+    n = searched.size();
+    index = new int[n];
+    size = new long[n];
+    align = new long[n];
+    fixed = new long[n];
+    lower = new int[n];
+    upper = new int[n];
+    for (int k = 0; k < n; k++) {
+      Buffer b = instance.buffer(searched.get(k));
+      index[k] = searched.get(k);
+      size[k] = b.size();
+      align[k] = b.alignment();
+      fixed[k] = b.fixedOffset().orElse(-1);
+      lower[k] = b.lower();
+      upper[k] = b.upper();
+    }
+
+    // pieces in one array: buffer, lower, upper, window
+    int pieceCount = 0;
+    for (List<Occupancy.Piece> ps : piecesOf) {
+      pieceCount += ps.size();
+    }
+    int[] pBuf = new int[pieceCount];
+    int[] pLo = new int[pieceCount];
+    int[] pHi = new int[pieceCount];
+    long[] pFrom = new long[pieceCount];
+    long[] pTo = new long[pieceCount];
+    spanFrom = new int[n + 1];
+    int q = 0;
+    for (int k = 0; k < n; k++) {
+      spanFrom[k] = q;
+      for (Occupancy.Piece p : piecesOf.get(k)) {
+        pBuf[q] = k;
+        pLo[q] = p.lower();
+        pHi[q] = p.upper();
+        pFrom[q] = p.from();
+        pTo[q] = p.to();
+        q++;
+      }
+    }
+    spanFrom[n] = q;
+
+    // events: ends before starts at equal times (lifetimes are half-open), then by piece
+    long[] events = new long[2 * pieceCount];
+    for (int p = 0; p < pieceCount; p++) {
+      events[2 * p] = encode(pHi[p], 0, p);
+      events[2 * p + 1] = encode(pLo[p], 1, p);
+    }
+    Arrays.sort(events);
+
+    spanLo = new int[pieceCount];
+    spanHi = new int[pieceCount];
+    winLo = pFrom;
+    winHi = pTo;
+    List<int[]> sectionList = new ArrayList<>();
+    // the active pieces, by buffer (a buffer's pieces never overlap in time)
+    int[] activePiece = new int[n];
+    Arrays.fill(activePiece, -1);
+    int[] activeList = new int[n];
+    int[] activePos = new int[n];
+    int activeCount = 0;
+    long lastSectionTime = Long.MIN_VALUE;
+
+    // co-active pairs, discovered when a piece starts while another is active
+    List<List<long[]>> pairs = new ArrayList<>(); // per buffer: {other, eff}
+    for (int k = 0; k < n; k++) {
+      pairs.add(new ArrayList<>());
+    }
+    Map<Long, long[]> pairIndex = new HashMap<>();
+
+    for (long e : events) {
+      int time = (int) (e >>> 32);
+      boolean start = ((e >>> 31) & 1) == 1;
+      int p = (int) (e & 0x7FFFFFFFL);
+      int b = pBuf[p];
+      if (!start) {
+        if (lastSectionTime < time) {
+          int[] snapshot = Arrays.copyOf(activeList, activeCount);
+          Arrays.sort(snapshot);
+          sectionList.add(snapshot);
+          lastSectionTime = time;
+        }
+        spanHi[p] = sectionList.size();
+        int pos = activePos[b];
+        int moved = activeList[--activeCount];
+        activeList[pos] = moved;
+        activePos[moved] = pos;
+        activePiece[b] = -1;
+      } else {
+        for (int a = 0; a < activeCount; a++) {
+          int o = activeList[a];
+          int op = activePiece[o];
+          long effBo = pTo[p] - pFrom[op]; // o above b
+          long effOb = pTo[op] - pFrom[p]; // b above o
+          boolean multi = spanFrom[b + 1] - spanFrom[b] > 1 || spanFrom[o + 1] - spanFrom[o] > 1;
+          if (multi) {
+            long key = ((long) Math.min(b, o) << 32) | Math.max(b, o);
+            long[] rec = pairIndex.get(key);
+            if (rec != null) {
+              // rec = {eff(min -> max), eff(max -> min)} held in both per-buffer entries
+              long effMinMax = b < o ? effBo : effOb;
+              long effMaxMin = b < o ? effOb : effBo;
+              rec[0] = Math.max(rec[0], effMinMax);
+              rec[1] = Math.max(rec[1], effMaxMin);
+              continue;
+            }
+            rec = new long[] {b < o ? effBo : effOb, b < o ? effOb : effBo};
+            pairIndex.put(key, rec);
+          }
+          pairs.get(b).add(new long[] {o, effBo});
+          pairs.get(o).add(new long[] {b, effOb});
+        }
+        activePiece[b] = p;
+        activePos[b] = activeCount;
+        activeList[activeCount++] = b;
+        spanLo[p] = sectionList.size();
+      }
+    }
+    sections = sectionList.size();
+    members = sectionList.toArray(new int[0][]);
+
+    load = new long[sections];
+    first = new int[n];
+    last = new int[n];
+    cuts = new int[Math.max(0, sections - 1)];
+    for (int k = 0; k < n; k++) {
+      first[k] = spanLo[spanFrom[k]];
+      last[k] = spanHi[spanFrom[k + 1] - 1];
+      for (int sp = spanFrom[k]; sp < spanFrom[k + 1]; sp++) {
+        for (int s = spanLo[sp]; s < spanHi[sp]; s++) {
+          load[s] += winHi[sp] - winLo[sp];
+        }
+      }
+      for (int s = first[k]; s + 1 < last[k]; s++) {
+        cuts[s]++;
+      }
+    }
+
+    twins = new int[n][];
+    Map<List<Long>, List<Integer>> classes = new HashMap<>();
+    for (int k = 0; k < n; k++) {
+      boolean plain =
+          spanFrom[k + 1] - spanFrom[k] == 1
+              && instance.buffer(index[k]).gaps().isEmpty()
+              && fixed[k] < 0
+              && size[k] % align[k] == 0;
+      if (plain) {
+        classes
+            .computeIfAbsent(
+                List.of((long) lower[k], (long) upper[k], align[k]), x -> new ArrayList<>())
+            .add(k);
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      twins[k] = new int[0];
+    }
+    for (List<Integer> cls : classes.values()) {
+      if (cls.size() < 2) {
+        continue;
+      }
+      for (int k : cls) {
+        twins[k] = cls.stream().filter(x -> x != k).mapToInt(Integer::intValue).sorted().toArray();
+      }
+    }
+
+    ovl = new int[n][];
+    eff = anyWindow ? new long[n][] : null;
+    for (int k = 0; k < n; k++) {
+      List<long[]> list = pairs.get(k);
+      list.sort((x, y) -> Long.compare(x[0], y[0]));
+      ovl[k] = new int[list.size()];
+      if (eff != null) {
+        eff[k] = new long[list.size()];
+      }
+      for (int j = 0; j < list.size(); j++) {
+        long[] r = list.get(j);
+        int o = (int) r[0];
+        ovl[k][j] = o;
+        if (eff != null) {
+          long key = ((long) Math.min(k, o) << 32) | Math.max(k, o);
+          long[] rec = pairIndex.get(key);
+          if (rec != null) {
+            // eff(k -> o): k below, o above
+            eff[k][j] = k < o ? rec[0] : rec[1];
+          } else {
+            eff[k][j] = r[1];
+          }
+        }
+      }
+    }
+  }
+
+  private static long encode(int time, int kind, int piece) {
+    // time is non-negative: sorts by time, then ends (0) before starts (1), then piece
+    return ((long) time << 32) | ((long) kind << 31) | piece;
+  }
+
+  /** {@code eff(i -> ovl[i][k])}. */
+  long eff(int i, int k) {
+    return eff == null ? size[i] : eff[i][k];
+  }
+
+  static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return Math.abs(a);
+  }
+
+  static long alignUp(long value, long alignment) {
+    long r = value % alignment;
+    return r == 0 ? value : value + (alignment - r);
+  }
+}
