@@ -34,7 +34,7 @@ import org.junit.jupiter.api.TestFactory;
  * are printed (to the failsafe report), not asserted.
  */
 class MiniMallocChallengingIT {
-  static final long SECONDS = 30;
+  static final long SECONDS = 10;
   static final long MIB = 1L << 20;
 
   /** Optima proven by MiniMalloc (issue 5); D and J are open. */
