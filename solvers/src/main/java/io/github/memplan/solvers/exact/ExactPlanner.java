@@ -34,13 +34,13 @@ import java.util.TreeMap;
  * bound {@code lb} starts at the max-load bound, at least every buffer's size and every fixed
  * buffer's end, rounded up to the granularity {@code g} (the gcd of all sizes, alignments and fixed
  * offsets: gravity placements put every offset on a multiple of {@code g}, so the optimum is one).
- * The incumbent comes from a greedy (best fit by decreasing size, see {@link Greedy}) and from an
- * optional warm-start planner. Each round first probes {@code c = lb}: a placement found there is
- * optimal; a proof that none exists raises {@code lb} by {@code g}. If the probe only ran out of
- * nodes, a second probe bisects between {@code lb} and the incumbent to improve the latter (a proof
- * there raises {@code lb} past it). A probe cut short never counts as a proof, unlike upstream's
- * {@code --minimize_capacity} loop, which also counts timeouts as "does not fit" and bisects from
- * 0.
+ * The incumbent comes from two greedies (best fit by decreasing size, and online best fit in order
+ * of start times, see {@link Greedy}) and from an optional warm-start planner. Each round first
+ * probes {@code c = lb}: a placement found there is optimal; a proof that none exists raises {@code
+ * lb} by {@code g}. If the probe only ran out of nodes, a second probe bisects between {@code lb}
+ * and the incumbent to improve the latter (a proof there raises {@code lb} past it). A probe cut
+ * short never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also
+ * counts timeouts as "does not fit" and bisects from 0.
  *
  * <p><b>Outcome.</b> {@code OPTIMAL} only when the peak equals the proven bound; otherwise {@code
  * FEASIBLE} with the best placement and the proven bound; {@code INFEASIBLE} when the capacity is
@@ -124,9 +124,51 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     return options;
   }
 
+  /** Above this many buffers the search runs on a thread with a stack sized to its depth. */
+  static final int DEEP = 2_000;
+
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
-    return new Run(instance, ctx).solve();
+    if (instance.size() <= DEEP) {
+      return new Run(instance, ctx).solve();
+    }
+    // the depth-first search recurses once or twice per placed buffer
+    long stack = Math.min(1L << 31, (64L << 20) + 4096L * instance.size());
+    Object[] result = new Object[1];
+    Thread worker =
+        new Thread(
+            null,
+            () -> {
+              try {
+                result[0] = new Run(instance, ctx).solve();
+              } catch (RuntimeException | Error e) {
+                result[0] = e;
+              }
+            },
+            "exact-search",
+            stack);
+    worker.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        worker.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // the budget stops the search; the caller learns of it afterwards
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (result[0] instanceof RuntimeException e) {
+      throw e;
+    }
+    if (result[0] instanceof Error e) {
+      throw e;
+    }
+    @SuppressWarnings("unchecked")
+    Outcome<DsaSolution> out = (Outcome<DsaSolution>) result[0];
+    return out;
   }
 
   /** The state of one {@link #solve} call. */
@@ -157,7 +199,11 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       if (bad != null) {
         return Outcome.<DsaSolution>infeasible(bad).withStats(stats);
       }
-      md = new Model(inst);
+      try {
+        md = new Model(inst);
+      } catch (Model.TooDense e) {
+        return dense(e);
+      }
       g = md.granularity;
       long cap = inst.capacity();
       lb = roundUp(initialBound(), g);
@@ -175,6 +221,10 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       long[] greedy = Greedy.bestFit(md);
       if (greedy != null) {
         offer(full(greedy), "greedy");
+      }
+      DsaSolution online = new DsaSolution(Greedy.online(inst));
+      if (new DsaValidator().isValid(inst.withCapacity(DsaInstance.UNBOUNDED), online)) {
+        offer(online.offsets(), "online");
       }
       warmStart();
       long target = cap == DsaInstance.UNBOUNDED ? cap : cap - cap % g;
@@ -322,6 +372,53 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       return lifted.withMessage(out.message()).withStats(stats);
     }
 
+    /** Too many co-active pairs to search: {@link Greedy#online} and the max-load bound. */
+    private Outcome<DsaSolution> dense(Model.TooDense e) {
+      long bound = initialBound();
+      long cap = inst.capacity();
+      stats.put("max-load-bound", LowerBounds.maxLoad(inst));
+      stats.put("co-active-pairs", e.pairs);
+      String why = "search skipped: " + e.getMessage() + "; online best fit only";
+      if (bound > cap) {
+        return Outcome.<DsaSolution>infeasible(
+                "the lower bound " + bound + " exceeds the capacity " + cap)
+            .withStats(stats);
+      }
+      List<Buffer> fixedOnly = new ArrayList<>();
+      List<Long> fixedAt = new ArrayList<>();
+      for (Buffer b : inst.buffers()) {
+        if (b.fixedOffset().isPresent()) {
+          fixedOnly.add(b);
+          fixedAt.add(b.fixedOffset().getAsLong());
+        }
+      }
+      DsaValidator validator = new DsaValidator();
+      if (!validator.isValid(
+          DsaInstance.of(inst.name(), fixedOnly),
+          new DsaSolution(fixedAt.stream().mapToLong(Long::longValue).toArray()))) {
+        return Outcome.<DsaSolution>infeasible("buffers with fixed offsets overlap")
+            .withStats(stats);
+      }
+      DsaSolution sol = new DsaSolution(Greedy.online(inst));
+      if (!validator.isValid(inst.withCapacity(DsaInstance.UNBOUNDED), sol)) {
+        return Outcome.<DsaSolution>error("online best fit produced an invalid placement")
+            .withStats(stats);
+      }
+      long peak = inst.peak(sol);
+      stats.put("incumbent-source-online", peak);
+      stats.put("lower-bound", bound);
+      stats.put("millis", (System.nanoTime() - t0) / 1e6);
+      Outcome<DsaSolution> out;
+      if (peak > cap) {
+        out = Outcome.noSolution(OptionalLong.of(bound), why);
+      } else if (peak == bound) {
+        out = Outcome.optimal(sol, bound);
+      } else {
+        out = Outcome.feasible(sol, OptionalLong.of(bound)).withMessage(why);
+      }
+      return out.withStats(stats);
+    }
+
     /** A fixed offset that breaks alignment or capacity on its own, or null. */
     private String badFixed() {
       for (Buffer b : inst.buffers()) {
@@ -411,7 +508,14 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
           lim = Math.min(lim, options.nodeLimit() - counter.steps);
         }
         Search s = new Search(md, c, capped, counter, p);
-        int st = s.run(lim);
+        int st;
+        try {
+          st = s.run(lim);
+        } catch (StackOverflowError e) {
+          // deeper than the stack allows: no proof either way, and no point going deeper
+          stats.put("stack-overflows", 1);
+          return Search.TIMEOUT;
+        }
         if (st == Search.ABORTED && stopped()) {
           st = Search.TIMEOUT;
         }
@@ -448,8 +552,15 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       }
     }
 
+    /**
+     * Alternates, with a node limit that doubles every round, a probe at the lowest capacity not
+     * yet ruled out and a probe below the incumbent. The latter's distance below the incumbent
+     * gallops: it doubles after a placement was found and halves after the probe ran out of nodes,
+     * so that it settles where placements are still found at the current limit.
+     */
     private void minimise(long cap) {
       long limit = baseLimit();
+      long step = -1;
       while (best == null || ub > lb) {
         if (searchLo > cap || (best != null && searchLo >= ub)) {
           return; // searched out: no proof with windows, else lb moved past
@@ -461,13 +572,20 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
         if (st == Search.NOT_FOUND) {
           continue; // the next capacity up, same limit
         }
-        long hiCap = best == null ? cap : Math.min(cap, ub - g);
-        if (hiCap > searchLo) {
-          long mid = searchLo + (hiCap - searchLo) / 2;
-          mid = Math.max(searchLo + g, mid - mid % g);
-          int st2 = probe(mid, limit);
+        long top = best != null ? ub : cap == DsaInstance.UNBOUNDED ? -1 : cap + g;
+        if (top - g > searchLo) {
+          if (step < 0) {
+            step = Math.max(g, roundDown((top - searchLo) / 2, g));
+          }
+          long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
+          int st2 = probe(c, limit);
           if (st2 == Search.TIMEOUT) {
             return;
+          }
+          if (st2 == Search.FOUND) {
+            step = saturatedDouble(step);
+          } else if (st2 == Search.ABORTED) {
+            step = Math.max(g, roundDown(step / 2, g));
           }
         }
         limit = saturatedDouble(limit);
@@ -496,6 +614,10 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
   private static long roundUp(long v, long g) {
     long r = v % g;
     return r == 0 ? v : v + (g - r);
+  }
+
+  private static long roundDown(long v, long g) {
+    return v - v % g;
   }
 
   private static long saturatedDouble(long v) {

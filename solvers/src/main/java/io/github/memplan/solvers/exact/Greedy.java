@@ -1,6 +1,13 @@
 package io.github.memplan.solvers.exact;
 
+import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.DsaInstance;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The incumbent of the capacity loop: greedy by decreasing size with best fit, the placement rule
@@ -109,5 +116,104 @@ final class Greedy {
       free = Math.max(free, hi[j]);
     }
     return bestOff >= 0 ? bestOff : Model.alignUp(Math.max(free, 0), align);
+  }
+
+  /**
+   * A placement that needs no co-active pairs, for instances too dense to model: buffers with a
+   * fixed offset at it; the others above all of those, in order of their start times (ends first at
+   * equal times), each in the smallest free block that holds it aligned, else on top; freed blocks
+   * merge with their neighbours. Buffers occupy their whole size throughout (gaps are not used), so
+   * the result is valid whenever the fixed buffers do not collide.
+   */
+  static long[] online(DsaInstance inst) {
+    int n = inst.size();
+    long[] off = new long[n];
+    long base = 0;
+    List<long[]> events = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Buffer b = inst.buffer(i);
+      if (b.fixedOffset().isPresent()) {
+        off[i] = b.fixedOffset().getAsLong();
+        base = Math.max(base, off[i] + b.size());
+      } else if (b.size() > 0) {
+        events.add(new long[] {b.upper(), 0, i});
+        events.add(new long[] {b.lower(), 1, i});
+      }
+    }
+    events.sort(
+        (x, y) -> {
+          for (int k = 0; k < 3; k++) {
+            if (x[k] != y[k]) {
+              return Long.compare(x[k], y[k]);
+            }
+          }
+          return 0;
+        });
+    TreeMap<Long, Long> byStart = new TreeMap<>(); // free blocks: start -> end
+    TreeSet<long[]> bySize =
+        new TreeSet<>(
+            (x, y) ->
+                x[1] - x[0] != y[1] - y[0]
+                    ? Long.compare(x[1] - x[0], y[1] - y[0])
+                    : Long.compare(x[0], y[0]));
+    long top = base;
+    for (long[] e : events) {
+      int i = (int) e[2];
+      Buffer b = inst.buffer(i);
+      long size = b.size();
+      if (e[1] == 1) {
+        long at = -1;
+        for (long[] blk : bySize.tailSet(new long[] {0, size}, true)) {
+          long v = Model.alignUp(blk[0], b.alignment());
+          if (v + size <= blk[1]) {
+            at = v;
+            bySize.remove(blk);
+            byStart.remove(blk[0]);
+            addFree(byStart, bySize, blk[0], v);
+            addFree(byStart, bySize, v + size, blk[1]);
+            break;
+          }
+        }
+        if (at < 0) {
+          at = Model.alignUp(top, b.alignment());
+          addFree(byStart, bySize, top, at);
+          top = at + size;
+        }
+        off[i] = at;
+      } else {
+        long lo = off[i];
+        long hi = lo + size;
+        Map.Entry<Long, Long> before = byStart.floorEntry(lo);
+        if (before != null && before.getValue() == lo) {
+          lo = before.getKey();
+          removeFree(byStart, bySize, before.getKey(), before.getValue());
+        }
+        Long after = byStart.get(hi);
+        if (after != null) {
+          removeFree(byStart, bySize, hi, after);
+          hi = after;
+        }
+        if (hi == top) {
+          top = lo;
+        } else {
+          addFree(byStart, bySize, lo, hi);
+        }
+      }
+    }
+    return off;
+  }
+
+  private static void addFree(
+      TreeMap<Long, Long> byStart, TreeSet<long[]> bySize, long lo, long hi) {
+    if (hi > lo) {
+      byStart.put(lo, hi);
+      bySize.add(new long[] {lo, hi});
+    }
+  }
+
+  private static void removeFree(
+      TreeMap<Long, Long> byStart, TreeSet<long[]> bySize, long lo, long hi) {
+    byStart.remove(lo);
+    bySize.remove(new long[] {lo, hi});
   }
 }

@@ -183,6 +183,18 @@ final class Model {
       events[2 * p + 1] = encode(pLo[p], 1, p);
     }
     Arrays.sort(events);
+    long pairCount = 0;
+    int live = 0;
+    for (long e : events) {
+      if (((e >>> 31) & 1) == 1) {
+        pairCount += live++;
+      } else {
+        live--;
+      }
+    }
+    if (pairCount > MAX_PAIRS) {
+      throw new TooDense(pairCount);
+    }
 
     spanLo = new int[pieceCount];
     spanHi = new int[pieceCount];
@@ -198,12 +210,10 @@ final class Model {
     long lastSectionTime = Long.MIN_VALUE;
 
     // co-active pairs, discovered when a piece starts while another is active
-    List<List<long[]>> pairs = new ArrayList<>(); // per buffer: {other, eff}
-    for (int k = 0; k < n; k++) {
-      pairs.add(new ArrayList<>());
-    }
-    Map<Long, long[]> pairIndex = new HashMap<>();
-
+    int[][] rows = new int[n][];
+    long[][] effRows = anyWindow ? new long[n][] : null;
+    int[] deg = new int[n];
+    Map<Long, int[]> pairPos = new HashMap<>(); // pairs of multi-piece buffers: row positions
     for (long e : events) {
       int time = (int) (e >>> 32);
       boolean start = ((e >>> 31) & 1) == 1;
@@ -229,22 +239,25 @@ final class Model {
           long effBo = pTo[p] - pFrom[op]; // o above b
           long effOb = pTo[op] - pFrom[p]; // b above o
           boolean multi = spanFrom[b + 1] - spanFrom[b] > 1 || spanFrom[o + 1] - spanFrom[o] > 1;
+          long key = ((long) Math.min(b, o) << 32) | Math.max(b, o);
           if (multi) {
-            long key = ((long) Math.min(b, o) << 32) | Math.max(b, o);
-            long[] rec = pairIndex.get(key);
-            if (rec != null) {
-              // rec = {eff(min -> max), eff(max -> min)} held in both per-buffer entries
-              long effMinMax = b < o ? effBo : effOb;
-              long effMaxMin = b < o ? effOb : effBo;
-              rec[0] = Math.max(rec[0], effMinMax);
-              rec[1] = Math.max(rec[1], effMaxMin);
+            int[] at = pairPos.get(key);
+            if (at != null) {
+              // at = {position in b's row, position in o's row}, keyed by (min, max)
+              int inB = b < o ? at[0] : at[1];
+              int inO = b < o ? at[1] : at[0];
+              if (effRows != null) {
+                effRows[b][inB] = Math.max(effRows[b][inB], effBo);
+                effRows[o][inO] = Math.max(effRows[o][inO], effOb);
+              }
               continue;
             }
-            rec = new long[] {b < o ? effBo : effOb, b < o ? effOb : effBo};
-            pairIndex.put(key, rec);
           }
-          pairs.get(b).add(new long[] {o, effBo});
-          pairs.get(o).add(new long[] {b, effOb});
+          int inB = append(rows, effRows, deg, b, o, effBo);
+          int inO = append(rows, effRows, deg, o, b, effOb);
+          if (multi) {
+            pairPos.put(key, b < o ? new int[] {inB, inO} : new int[] {inO, inB});
+          }
         }
         activePiece[b] = p;
         activePos[b] = activeCount;
@@ -302,28 +315,58 @@ final class Model {
     ovl = new int[n][];
     eff = anyWindow ? new long[n][] : null;
     for (int k = 0; k < n; k++) {
-      List<long[]> list = pairs.get(k);
-      list.sort((x, y) -> Long.compare(x[0], y[0]));
-      ovl[k] = new int[list.size()];
-      if (eff != null) {
-        eff[k] = new long[list.size()];
+      int d = deg[k];
+      int[] row = rows[k] == null ? new int[0] : Arrays.copyOf(rows[k], d);
+      if (eff == null) {
+        Arrays.sort(row);
+        ovl[k] = row;
+        continue;
       }
-      for (int j = 0; j < list.size(); j++) {
-        long[] r = list.get(j);
-        int o = (int) r[0];
-        ovl[k][j] = o;
-        if (eff != null) {
-          long key = ((long) Math.min(k, o) << 32) | Math.max(k, o);
-          long[] rec = pairIndex.get(key);
-          if (rec != null) {
-            // eff(k -> o): k below, o above
-            eff[k][j] = k < o ? rec[0] : rec[1];
-          } else {
-            eff[k][j] = r[1];
-          }
-        }
+      long[] e = effRows[k] == null ? new long[0] : effRows[k];
+      Integer[] idx = new Integer[d];
+      for (int j = 0; j < d; j++) {
+        idx[j] = j;
+      }
+      Arrays.sort(idx, (x, y) -> Integer.compare(row[x], row[y]));
+      ovl[k] = new int[d];
+      eff[k] = new long[d];
+      for (int j = 0; j < d; j++) {
+        ovl[k][j] = row[idx[j]];
+        eff[k][j] = e[idx[j]];
       }
     }
+  }
+
+  /** The most co-active pairs a model holds (two int entries each, and as many in sections). */
+  static final long MAX_PAIRS = 16_000_000;
+
+  /** Thrown when an instance has more co-active pairs than {@link #MAX_PAIRS}. */
+  static final class TooDense extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final long pairs;
+
+    TooDense(long pairs) {
+      super(pairs + " co-active pairs, more than " + MAX_PAIRS);
+      this.pairs = pairs;
+    }
+  }
+
+  private static int append(
+      int[][] rows, long[][] effRows, int[] deg, int from, int to, long effective) {
+    int d = deg[from];
+    if (rows[from] == null || rows[from].length == d) {
+      int len = rows[from] == null ? 4 : d * 2;
+      rows[from] = rows[from] == null ? new int[len] : Arrays.copyOf(rows[from], len);
+      if (effRows != null) {
+        effRows[from] = effRows[from] == null ? new long[len] : Arrays.copyOf(effRows[from], len);
+      }
+    }
+    rows[from][d] = to;
+    if (effRows != null) {
+      effRows[from][d] = effective;
+    }
+    deg[from] = d + 1;
+    return d;
   }
 
   private static long encode(int time, int kind, int piece) {

@@ -34,7 +34,7 @@ import java.util.Arrays;
  * sub-partition starts there), with any rank allowed at that offset; and a split that leaves a
  * single non-empty side goes on with the same order and frontier instead of restarting.
  *
- * <p>Counts one budget step per node and polls the budget every 1024 nodes.
+ * <p>Counts one budget step per node and polls the budget every 64 nodes.
  */
 final class Search {
   static final int FOUND = 0;
@@ -269,7 +269,7 @@ final class Search {
     }
     nodes++;
     counter.steps++;
-    if ((nodes & 1023) == 0 && budget.exhausted(counter.steps)) {
+    if ((nodes & 63) == 0 && budget.exhausted(counter.steps)) {
       return TIMEOUT;
     }
     if (len == 0) {
