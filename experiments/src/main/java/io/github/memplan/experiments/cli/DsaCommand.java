@@ -5,6 +5,7 @@ import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.solve.Violation;
+import io.github.memplan.datasets.dsa.TraceGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  memplan dsa --instance A.1048576.csv --planner tpumlir-doc --out A.solved.csv",
-      "  memplan dsa --validate A.solved.csv"
+      "  memplan dsa --validate A.solved.csv",
+      "  memplan dsa --generate 100000 --generate-seed 1 --planner exact --time-limit 60s"
     })
 final class DsaCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -42,6 +44,21 @@ final class DsaCommand implements Callable<Integer> {
       paramLabel = "FILE.csv",
       description = "The instance; an offset column holds fixed offsets.")
   Path instance;
+
+  @Option(
+      names = "--generate",
+      paramLabel = "N",
+      description =
+          "Plan a generated instance of N buffers shaped like a DNN schedule instead of a file"
+              + " (see TraceGenerator; --generate-seed picks it).")
+  Integer generate;
+
+  @Option(
+      names = "--generate-seed",
+      paramLabel = "S",
+      defaultValue = "1",
+      description = "Seed of the generated instance (default: ${DEFAULT-VALUE}).")
+  long generateSeed;
 
   @Option(
       names = "--validate",
@@ -60,9 +77,16 @@ final class DsaCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if ((instance == null) == (validate == null)) {
+    int given =
+        (instance == null ? 0 : 1) + (validate == null ? 0 : 1) + (generate == null ? 0 : 1);
+    if (given != 1) {
       throw new ParameterException(
-          spec.commandLine(), "give exactly one of --instance FILE.csv and --validate SOLVED.csv");
+          spec.commandLine(),
+          "give exactly one of --instance FILE.csv, --generate N and --validate SOLVED.csv");
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--generate-seed")
+        && generate == null) {
+      throw new ParameterException(spec.commandLine(), "--generate-seed needs --generate N");
     }
     return validate != null ? validate() : plan();
   }
@@ -71,7 +95,18 @@ final class DsaCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
-    DsaInstance in = MiniMallocCsv.readInstance(instance);
+    DsaInstance in;
+    try {
+      in =
+          generate != null
+              ? TraceGenerator.generate(generate, generateSeed)
+              : MiniMallocCsv.readInstance(instance);
+    } catch (IllegalArgumentException e) {
+      if (generate == null) {
+        throw e;
+      }
+      throw new ParameterException(spec.commandLine(), "--generate: " + e.getMessage());
+    }
     if (capacity != null) {
       in = in.withCapacity(capacity);
     }
@@ -85,7 +120,7 @@ final class DsaCommand implements Callable<Integer> {
 
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());
-    r.json("file", instance.toString());
+    r.json("file", instance == null ? null : instance.toString());
     r.add(
         "capacity",
         "capacity",

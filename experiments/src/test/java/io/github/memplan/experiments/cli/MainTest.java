@@ -116,6 +116,51 @@ class MainTest {
   }
 
   @Test
+  void plansAGeneratedInstance() throws IOException {
+    Run r =
+        run(
+            "dsa",
+            "--generate",
+            "500",
+            "--generate-seed",
+            "3",
+            "--planner",
+            "test-stack",
+            "--json");
+    assertThat(r.code()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("instance").asText()).isEqualTo("trace-500-s3");
+    assertThat(j.get("buffers").asInt()).isEqualTo(500);
+    assertThat(j.get("file").isNull()).isTrue();
+    Run again =
+        run(
+            "dsa",
+            "--generate",
+            "500",
+            "--generate-seed",
+            "3",
+            "--planner",
+            "test-stack",
+            "--json");
+    assertThat(again.json().get("peakBytes")).isEqualTo(j.get("peakBytes"));
+  }
+
+  @Test
+  void generateIsExclusiveAndChecked() {
+    Run both =
+        run("dsa", "--generate", "5", "--instance", small.toString(), "--planner", "test-stack");
+    assertThat(both.code()).isEqualTo(2);
+    assertThat(both.err()).contains("give exactly one of --instance FILE.csv, --generate N");
+    Run zero = run("dsa", "--generate", "0", "--planner", "test-stack");
+    assertThat(zero.code()).isEqualTo(2);
+    assertThat(zero.err()).contains("--generate: generator: buffers must be at least 1, not 0");
+    Run seedAlone =
+        run("dsa", "--instance", small.toString(), "--generate-seed", "2", "--planner", "x");
+    assertThat(seedAlone.code()).isEqualTo(2);
+    assertThat(seedAlone.err()).contains("--generate-seed needs --generate N");
+  }
+
+  @Test
   void plansAnInstanceAsJsonAndWritesAPlanThatValidates() throws IOException {
     Path out = dir.resolve("small.solved.csv");
     Run r =

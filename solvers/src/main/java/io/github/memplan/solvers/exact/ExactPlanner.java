@@ -127,8 +127,14 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
   /** Above this many buffers the search runs on a thread with a stack sized to its depth. */
   static final int DEEP = 2_000;
 
+  /** Above this many buffers the planner runs {@link WindowRepair} instead of one search. */
+  static final int LARGE = 20_000;
+
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
+    if (instance.size() > LARGE) {
+      return WindowRepair.solve(instance, ctx);
+    }
     if (instance.size() <= DEEP) {
       return new Run(instance, ctx).solve();
     }
