@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The DSA search benchmark of issue 5 (until the experiments issue brings suites): one JSON line per
+# run into DIR/runs.jsonl, then Markdown tables in DIR/report.md. Times are the planners' own solve
+# times ("millis": the instance is read and the JVM started before the clock runs).
+#   part minimalloc: MiniMalloc's challenging A-K (../shared/datasets/minimalloc/challenging):
+#     deciding capacity 2^20 (median of REPS runs) beside MiniMalloc's published medians on a
+#     2-core machine, and minimising the peak within LIMIT;
+#   part zoo: every zoo model's GMEM instance on bm1684x and cv183x, minimised by exact;
+#   part scale: generated instances (memplan dsa --generate) of 1k, 10k and 100k buffers, seeds 1-3.
+# Usage: scripts/dsa-search-bench.sh [DIR] [PLANNERS] [PARTS] [LIMIT] [REPS]
+#   defaults: dsa-bench, "exact", "minimalloc zoo scale", 60s, 3
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${1:-dsa-bench}"
+planners="${2:-exact}"
+parts="${3:-minimalloc zoo scale}"
+limit="${4:-60s}"
+reps="${5:-3}"
+data="$root/../shared/datasets/minimalloc/challenging"
+mkdir -p "$dir"
+runs="$dir/runs.jsonl"
+: >"$runs"
+mp() { "$root/memplan" "$@" 2>/dev/null || true; }
+tag() { python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); j.update(dict(a.split("=",1) for a in sys.argv[1:])); print(json.dumps(j))' "$@"; }
+
+for part in $parts; do
+  case "$part" in
+    minimalloc)
+      [ -d "$data" ] || { echo "skip minimalloc: $data not present" >&2; continue; }
+      for f in "$data"/*.csv; do
+        for p in $planners; do
+          mode=()
+          [ "$p" = exact ] && mode=(--param mode=decide)
+          for r in $(seq "$reps"); do
+            mp dsa --instance "$f" --planner "$p" "${mode[@]}" --capacity 1MiB --time-limit "$limit" --json \
+              | tag part=decide rep="$r" >>"$runs"
+          done
+          mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json | tag part=minimise >>"$runs"
+        done
+      done
+      ;;
+    zoo)
+      for m in $("$root/memplan" list models | awk '{print $1}'); do
+        for chip in bm1684x cv183x; do
+          for p in $planners; do
+            mp gmem --model "$m" --chip "$chip" --planner "$p" --time-limit "$limit" --json \
+              | tag part=zoo >>"$runs"
+          done
+        done
+      done
+      ;;
+    scale)
+      for n in 1000 10000 100000; do
+        for s in 1 2 3; do
+          for p in $planners; do
+            mp dsa --generate "$n" --generate-seed "$s" --planner "$p" --time-limit "$limit" --json \
+              | tag part=scale n="$n" >>"$runs"
+          done
+        done
+      done
+      ;;
+    *) echo "unknown part '$part' (minimalloc, zoo, scale)" >&2; exit 2 ;;
+  esac
+done
+python3 "$root/scripts/dsa-search-report.py" "$runs" >"$dir/report.md"
+cat "$dir/report.md"
