@@ -21,7 +21,15 @@ mkdir -p "$dir"
 runs="$dir/runs.jsonl"
 : >"$runs"
 mp() { "$root/memplan" "$@" 2>/dev/null || true; }
-tag() { python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); j.update(dict(a.split("=",1) for a in sys.argv[1:])); print(json.dumps(j))' "$@"; }
+# adds key=value fields to the JSON line on stdin; a run that printed none becomes an ERROR line
+tag() {
+  python3 -c '
+import json, sys
+text = sys.stdin.read().strip()
+j = json.loads(text) if text.startswith("{") else {"status": "ERROR", "message": "no JSON output"}
+j.update(dict(a.split("=", 1) for a in sys.argv[1:]))
+print(json.dumps(j))' "$@"
+}
 
 for part in $parts; do
   case "$part" in
@@ -33,9 +41,9 @@ for part in $parts; do
           [ "$p" = exact ] && mode=(--param mode=decide)
           for r in $(seq "$reps"); do
             mp dsa --instance "$f" --planner "$p" "${mode[@]}" --capacity 1MiB --time-limit "$limit" --json \
-              | tag part=decide rep="$r" >>"$runs"
+              | tag part=decide rep="$r" planner="$p" instance="$(basename "$f" .csv)" >>"$runs"
           done
-          mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json | tag part=minimise >>"$runs"
+          mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json | tag part=minimise planner="$p" instance="$(basename "$f" .csv)" >>"$runs"
         done
       done
       ;;
@@ -44,7 +52,7 @@ for part in $parts; do
         for chip in bm1684x cv183x; do
           for p in $planners; do
             mp gmem --model "$m" --chip "$chip" --planner "$p" --time-limit "$limit" --json \
-              | tag part=zoo >>"$runs"
+              | tag part=zoo model="$m" chip="$chip" planner="$p" >>"$runs"
           done
         done
       done
@@ -54,7 +62,7 @@ for part in $parts; do
         for s in 1 2 3; do
           for p in $planners; do
             mp dsa --generate "$n" --generate-seed "$s" --planner "$p" --time-limit "$limit" --json \
-              | tag part=scale n="$n" >>"$runs"
+              | tag part=scale n="$n" instance="trace-$n-s$s" planner="$p" >>"$runs"
           done
         done
       done
