@@ -2,18 +2,18 @@
 # The DSA search benchmark of issue 5 (until the experiments issue brings suites): one JSON line per
 # run into DIR/runs.jsonl, then Markdown tables in DIR/report.md. Times are the planners' own solve
 # times ("millis": the instance is read and the JVM started before the clock runs).
-#   part minimalloc: MiniMalloc's challenging A-K (../shared/datasets/minimalloc/challenging):
+#   parts decide, minimise: MiniMalloc's challenging A-K (../shared/datasets/minimalloc/challenging):
 #     deciding capacity 2^20 (median of REPS runs) beside MiniMalloc's published medians on a
-#     2-core machine, and minimising the peak within LIMIT;
+#     2-core machine; minimising the peak within LIMIT;
 #   part zoo: every zoo model's GMEM instance on bm1684x and cv183x, minimised by exact;
 #   part scale: generated instances (memplan dsa --generate) of 1k, 10k and 100k buffers, seeds 1-3.
 # Usage: scripts/dsa-search-bench.sh [DIR] [PLANNERS] [PARTS] [LIMIT] [REPS]
-#   defaults: dsa-bench, "exact", "minimalloc zoo scale", 60s, 3
+#   defaults: dsa-bench, "exact", "decide minimise zoo scale", 60s, 3
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-dsa-bench}"
 planners="${2:-exact}"
-parts="${3:-minimalloc zoo scale}"
+parts="${3:-decide minimise zoo scale}"
 limit="${4:-60s}"
 reps="${5:-3}"
 data="$root/../shared/datasets/minimalloc/challenging"
@@ -33,17 +33,22 @@ print(json.dumps(j))' "$@"
 
 for part in $parts; do
   case "$part" in
-    minimalloc)
-      [ -d "$data" ] || { echo "skip minimalloc: $data not present" >&2; continue; }
+    decide | minimise)
+      [ -d "$data" ] || { echo "skip $part: $data not present" >&2; continue; }
       for f in "$data"/*.csv; do
+        name="$(basename "$f" .csv)"
         for p in $planners; do
+          if [ "$part" = minimise ]; then
+            mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json \
+              | tag part=minimise planner="$p" instance="$name" >>"$runs"
+            continue
+          fi
           mode=()
           [ "$p" = exact ] && mode=(--param mode=decide)
           for r in $(seq "$reps"); do
             mp dsa --instance "$f" --planner "$p" "${mode[@]}" --capacity 1MiB --time-limit "$limit" --json \
-              | tag part=decide rep="$r" planner="$p" instance="$(basename "$f" .csv)" >>"$runs"
+              | tag part=decide rep="$r" planner="$p" instance="$name" >>"$runs"
           done
-          mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json | tag part=minimise planner="$p" instance="$(basename "$f" .csv)" >>"$runs"
         done
       done
       ;;
@@ -67,7 +72,7 @@ for part in $parts; do
         done
       done
       ;;
-    *) echo "unknown part '$part' (minimalloc, zoo, scale)" >&2; exit 2 ;;
+    *) echo "unknown part '$part' (decide, minimise, zoo, scale)" >&2; exit 2 ;;
   esac
 done
 python3 "$root/scripts/dsa-search-report.py" "$runs" >"$dir/report.md"
