@@ -274,6 +274,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
     long[] fixedS; // scaled fixed offset, or -1
     Piece[][] pieces;
     long[] trivialOffset; // by instance index, -1 for searched buffers
+    String refused; // why the warm-start planner gave no hint, or null
 
     Run(DsaInstance inst, SolveContext ctx) {
       this.inst = inst;
@@ -443,7 +444,14 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
         if (budget.exhausted()) {
           return null;
         }
-        Outcome<DsaSolution> out = from.planner().solve(inst, ctx);
+        Outcome<DsaSolution> out;
+        try {
+          out = from.planner().solve(inst, ctx);
+        } catch (IllegalArgumentException e) {
+          // e.g. a baseline that refuses fixed offsets: solve without a hint
+          refused = "warm start '" + from.id() + "' refused the instance: " + e.getMessage();
+          return null;
+        }
         if (out.status().hasSolution() && out.solution().size() == inst.size()) {
           offs = out.solution().offsets().clone();
           stats.put("warm-start-peak", inst.peak(out.solution()));
@@ -525,6 +533,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
 
     private Outcome<DsaSolution> finish(Outcome<DsaSolution> out) {
       stats.put("millis", (System.nanoTime() - t0) / 1e6);
+      if (refused != null) {
+        out = out.withMessage(out.message().isEmpty() ? refused : out.message() + "; " + refused);
+      }
       return out.withStats(stats);
     }
 

@@ -219,6 +219,24 @@ class CpSatPlannerTest {
     }
   }
 
+  /** A warm-start planner that refuses the instance leaves CP-SAT without a hint, not failing. */
+  @Test
+  void refusedWarmStart() {
+    Planner<DsaInstance, DsaSolution> refuser =
+        (inst, ctx) -> {
+          throw new IllegalArgumentException("fixed offsets are not supported");
+        };
+    CpSatPlanner p =
+        new CpSatPlanner(
+            DETERMINISTIC.withWarmStart(new CpSatPlanner.WarmStart.From("no", refuser)));
+    DsaInstance inst = greedyNotOptimal();
+    Outcome<DsaSolution> out = solve(p, inst);
+    assertThat(out.status()).isEqualTo(Status.OPTIMAL);
+    assertThat(DsaPlannerContract.assertSolved(inst, out)).isEqualTo(6);
+    assertThat(out.stats()).doesNotContainKey("hint-peak");
+    assertThat(out.message()).contains("warm start 'no' refused the instance");
+  }
+
   @Test
   void allowedSegments() {
     // forbidden [-3, 1] and [0, 4] and [7, 7]: allowed (-inf, -4], [5, 6], [8, inf)
