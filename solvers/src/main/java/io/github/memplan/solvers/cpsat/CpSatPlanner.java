@@ -614,6 +614,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
             model.addHint(pairLits.get(p), pairLitHints.get(p) != 0);
           }
         }
+        if (budget.exhausted(0)) {
+          return fallback(hint, hintPeak, lb, "budget exhausted while building the model");
+        }
         return solveModel();
       }
 
@@ -663,6 +666,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
             }
             if (++pairs > MAX_PAIRS) {
               return "more than " + MAX_PAIRS + " co-active pairs to model; CP-SAT not run";
+            }
+            if ((pairs & 0xFFF) == 0 && budget.exhausted()) {
+              return "budget exhausted while building the model";
             }
             long[][] allowed = allowedSegments(forbidLo, forbidHi, m);
             String r = disjunction(i, j, allowed);
