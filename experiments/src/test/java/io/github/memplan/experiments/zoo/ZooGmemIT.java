@@ -18,6 +18,9 @@ import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import io.github.memplan.solvers.cpsat.CpSatPlanner;
+import io.github.memplan.solvers.cpsat.CpSatPlannerProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every registered DSA planner on the GMEM problem of every zoo model, on a BM168x chip (4 KiB
  * alignment) and a CV18xx chip (16 B): each plan passes the validator and no peak is below the
- * max-load bound. Planners that cannot finish within the budget may say so; none may be wrong.
+ * max-load bound. Planners that cannot finish within the budget may say so; none may be wrong. Only
+ * {@code cpsat} may answer {@code ERROR}, and only where OR-Tools has no native library.
  */
 class ZooGmemIT {
   private static final List<String> CHIPS = List.of("bm1684x", "cv183x");
@@ -56,6 +60,11 @@ class ZooGmemIT {
                     Outcome<DsaSolution> out =
                         p.create(Map.of())
                             .solve(instance, SolveContext.of(1, Budget.of(Duration.ofSeconds(20))));
+                    if (out.status() == Status.ERROR
+                        && p.id().equals(CpSatPlannerProvider.ID)
+                        && !CpSatPlanner.available()) {
+                      continue; // no OR-Tools native library for this platform
+                    }
                     if (out.status().hasSolution()) {
                       long peak = DsaPlannerContract.assertSolved(instance, out);
                       assertThat(peak)
