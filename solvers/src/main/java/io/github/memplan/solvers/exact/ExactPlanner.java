@@ -187,6 +187,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     long[] best; // offsets of all buffers
     int probes;
     int proofs;
+    int descents;
 
     Run(DsaInstance inst, SolveContext ctx) {
       this.inst = inst;
@@ -553,42 +554,55 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     }
 
     /**
-     * Alternates, with a node limit that doubles every round, a probe at the lowest capacity not
-     * yet ruled out and a probe below the incumbent. The latter's distance below the incumbent
-     * gallops: it doubles after a placement was found and halves after the probe ran out of nodes,
-     * so that it settles where placements are still found at the current limit.
+     * Two tracks that share the nodes equally (whichever has spent fewer nodes runs next). The
+     * <em>proof track</em> probes the lowest capacity not yet ruled out, with a node limit that
+     * doubles after every probe cut short. The <em>descent track</em> probes below the incumbent,
+     * like a decide run at a falling capacity: its distance below the incumbent gallops (it doubles
+     * after a placement was found and halves after the probe ran out of nodes, so it settles where
+     * placements are still found), and its node limit starts afresh at every new incumbent, as a
+     * decide run at the new capacity would, and doubles after every probe cut short.
      */
     private void minimise(long cap) {
-      long limit = baseLimit();
+      long proofLimit = baseLimit();
+      long findLimit = baseLimit();
+      long proofNodes = 0;
+      long findNodes = 0;
       long step = -1;
       while (best == null || ub > lb) {
         if (searchLo > cap || (best != null && searchLo >= ub)) {
           return; // searched out: no proof with windows, else lb moved past
         }
-        int st = probe(searchLo, limit);
-        if (st == Search.FOUND || st == Search.TIMEOUT) {
-          return;
-        }
-        if (st == Search.NOT_FOUND) {
-          continue; // the next capacity up, same limit
-        }
         long top = best != null ? ub : cap == DsaInstance.UNBOUNDED ? -1 : cap + g;
-        if (top - g > searchLo) {
-          if (step < 0) {
-            step = Math.max(g, roundDown((top - searchLo) / 2, g));
-          }
-          long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
-          int st2 = probe(c, limit);
-          if (st2 == Search.TIMEOUT) {
+        boolean descend = top - g > searchLo && findNodes < proofNodes;
+        long before = counter.steps;
+        if (!descend) {
+          int st = probe(searchLo, proofLimit);
+          proofNodes += counter.steps - before;
+          if (st == Search.FOUND || st == Search.TIMEOUT) {
             return;
           }
-          if (st2 == Search.FOUND) {
-            step = saturatedDouble(step);
-          } else if (st2 == Search.ABORTED) {
-            step = Math.max(g, roundDown(step / 2, g));
+          if (st == Search.ABORTED) {
+            proofLimit = saturatedDouble(proofLimit);
           }
+          continue; // after a proof: the next capacity up, same limit
         }
-        limit = saturatedDouble(limit);
+        if (step < 0) {
+          step = Math.max(g, roundDown((top - searchLo) / 2, g));
+        }
+        long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
+        int st = probe(c, findLimit);
+        findNodes += counter.steps - before;
+        if (st == Search.TIMEOUT) {
+          return;
+        }
+        if (st == Search.FOUND) {
+          step = saturatedDouble(step);
+          findLimit = baseLimit();
+          descents++;
+        } else if (st == Search.ABORTED) {
+          step = Math.max(g, roundDown(step / 2, g));
+          findLimit = saturatedDouble(findLimit);
+        }
       }
     }
 
@@ -596,6 +610,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       stats.put("nodes", counter.steps);
       stats.put("probes", probes);
       stats.put("proofs", proofs);
+      stats.put("descents", descents);
       stats.put("lower-bound", lb);
       stats.put("millis", (System.nanoTime() - t0) / 1e6);
       Outcome<DsaSolution> out;
