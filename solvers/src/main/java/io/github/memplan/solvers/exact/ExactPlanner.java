@@ -124,6 +124,9 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     return options;
   }
 
+  /** How many capacities below the incumbent the descent track walks before its limit doubles. */
+  static final int WALK = 8;
+
   /** Above this many buffers the search runs on a thread with a stack sized to its depth. */
   static final int DEEP = 2_000;
 
@@ -560,7 +563,12 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
      * like a decide run at a falling capacity: its distance below the incumbent gallops (it doubles
      * after a placement was found and halves after the probe ran out of nodes, so it settles where
      * placements are still found), and its node limit starts afresh at every new incumbent, as a
-     * decide run at the new capacity would, and doubles after every probe cut short.
+     * decide run at the new capacity would, and doubles after a probe cut short. Once the distance
+     * is down to one granule, a probe cut short moves the next one a granule lower instead of
+     * repeating the same capacity with more nodes (a search is deterministic: a larger limit only
+     * extends the same tree, while another capacity is another tree, and the capacities at which a
+     * placement is found quickly lie scattered); after {@value #WALK} capacities the walk starts
+     * again below the incumbent with twice the limit.
      */
     private void minimise(long cap) {
       long proofLimit = baseLimit();
@@ -568,6 +576,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       long proofNodes = 0;
       long findNodes = 0;
       long step = -1;
+      long walk = 0;
       while (best == null || ub > lb) {
         if (searchLo > cap || (best != null && searchLo >= ub)) {
           return; // searched out: no proof with windows, else lb moved past
@@ -590,6 +599,13 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
           step = Math.max(g, roundDown((top - searchLo) / 2, g));
         }
         long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
+        if (step == g) {
+          c = top - g - walk * g;
+          if (c <= searchLo) {
+            walk = 0;
+            c = top - g;
+          }
+        }
         int st = probe(c, findLimit);
         findNodes += counter.steps - before;
         if (st == Search.TIMEOUT) {
@@ -598,10 +614,16 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
         if (st == Search.FOUND) {
           step = saturatedDouble(step);
           findLimit = baseLimit();
+          walk = 0;
           descents++;
         } else if (st == Search.ABORTED) {
-          step = Math.max(g, roundDown(step / 2, g));
-          findLimit = saturatedDouble(findLimit);
+          if (step > g) {
+            step = Math.max(g, roundDown(step / 2, g));
+            findLimit = saturatedDouble(findLimit);
+          } else if (++walk >= WALK) {
+            walk = 0;
+            findLimit = saturatedDouble(findLimit);
+          }
         }
       }
     }
