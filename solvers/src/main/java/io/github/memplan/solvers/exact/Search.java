@@ -78,7 +78,6 @@ final class Search {
   }
 
   private static final int T_M = 0;
-  private static final int T_FLOOR = 1;
   private static final long NONE = Long.MAX_VALUE;
 
   private final Model md;
@@ -104,6 +103,11 @@ final class Search {
   private int[] tIdx = new int[1024];
   private long[] tOld = new long[1024];
   private int tTop;
+
+  /** The floors that placements overwrote, a span at a time, restored in reverse. */
+  private long[] fStack = new long[1024];
+
+  private int fTop;
 
   private final int[] bufStamp;
   private int bufStampValue;
@@ -175,6 +179,7 @@ final class Search {
     Arrays.fill(floor, 0);
     System.arraycopy(md.cuts, 0, cuts, 0, cuts.length);
     tTop = 0;
+    fTop = 0;
     nodesLeft = nodeLimit;
     if (!check(0, md.sections, 0)) {
       return NOT_FOUND;
@@ -374,8 +379,14 @@ final class Search {
     for (int sp = md.spanFrom[b]; sp < md.spanFrom[b + 1]; sp++) {
       long top = o + md.winHi[sp];
       long w = md.winHi[sp] - md.winLo[sp];
-      for (int s = md.spanLo[sp]; s < md.spanHi[sp]; s++) {
-        push(T_FLOOR, s, floor[s]);
+      int from = md.spanLo[sp];
+      int len = md.spanHi[sp] - from;
+      if (fTop + len > fStack.length) {
+        fStack = Arrays.copyOf(fStack, Math.max(fStack.length * 2, fTop + len));
+      }
+      System.arraycopy(floor, from, fStack, fTop, len);
+      fTop += len;
+      for (int s = from; s < from + len; s++) {
         floor[s] = top;
         total[s] -= w;
       }
@@ -406,16 +417,15 @@ final class Search {
   private void unplace(int b, int mark) {
     while (tTop > mark) {
       tTop--;
-      int i = tIdx[tTop];
-      if (tType[tTop] == T_M) {
-        m[i] = tOld[tTop];
-      } else {
-        floor[i] = tOld[tTop];
-      }
+      m[tIdx[tTop]] = tOld[tTop];
     }
-    for (int sp = md.spanFrom[b]; sp < md.spanFrom[b + 1]; sp++) {
+    for (int sp = md.spanFrom[b + 1] - 1; sp >= md.spanFrom[b]; sp--) {
       long w = md.winHi[sp] - md.winLo[sp];
-      for (int s = md.spanLo[sp]; s < md.spanHi[sp]; s++) {
+      int from = md.spanLo[sp];
+      int len = md.spanHi[sp] - from;
+      fTop -= len;
+      System.arraycopy(fStack, fTop, floor, from, len);
+      for (int s = from; s < from + len; s++) {
         total[s] += w;
       }
     }
