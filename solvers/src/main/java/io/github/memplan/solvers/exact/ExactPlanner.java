@@ -35,12 +35,13 @@ import java.util.TreeMap;
  * buffer's end, rounded up to the granularity {@code g} (the gcd of all sizes, alignments and fixed
  * offsets: gravity placements put every offset on a multiple of {@code g}, so the optimum is one).
  * The incumbent comes from two greedies (best fit by decreasing size, and online best fit in order
- * of start times, see {@link Greedy}) and from an optional warm-start planner. Each round first
- * probes {@code c = lb}: a placement found there is optimal; a proof that none exists raises {@code
- * lb} by {@code g}. If the probe only ran out of nodes, a second probe bisects between {@code lb}
- * and the incumbent to improve the latter (a proof there raises {@code lb} past it). A probe cut
- * short never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also
- * counts timeouts as "does not fit" and bisects from 0.
+ * of start times, see {@link Greedy}) and from an optional warm-start planner. Two tracks then
+ * share the nodes equally: the proof track probes {@code c = lb} (a placement found there is
+ * optimal; a proof that none exists raises {@code lb} by {@code g}), and the descent track probes
+ * capacities below the incumbent to improve it (a proof there raises {@code lb} past it), at a
+ * falling capacity with a node limit that starts afresh at every new incumbent. A probe cut short
+ * never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also counts
+ * timeouts as "does not fit" and bisects from 0.
  *
  * <p><b>Outcome.</b> {@code OPTIMAL} only when the peak equals the proven bound; otherwise {@code
  * FEASIBLE} with the best placement and the proven bound; {@code INFEASIBLE} when the capacity is
