@@ -35,12 +35,13 @@ import java.util.TreeMap;
  * buffer's end, rounded up to the granularity {@code g} (the gcd of all sizes, alignments and fixed
  * offsets: gravity placements put every offset on a multiple of {@code g}, so the optimum is one).
  * The incumbent comes from two greedies (best fit by decreasing size, and online best fit in order
- * of start times, see {@link Greedy}) and from an optional warm-start planner. Each round first
- * probes {@code c = lb}: a placement found there is optimal; a proof that none exists raises {@code
- * lb} by {@code g}. If the probe only ran out of nodes, a second probe bisects between {@code lb}
- * and the incumbent to improve the latter (a proof there raises {@code lb} past it). A probe cut
- * short never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also
- * counts timeouts as "does not fit" and bisects from 0.
+ * of start times, see {@link Greedy}) and from an optional warm-start planner. Two tracks then
+ * share the nodes equally: the proof track probes {@code c = lb} (a placement found there is
+ * optimal; a proof that none exists raises {@code lb} by {@code g}), and the descent track probes
+ * capacities below the incumbent to improve it (a proof there raises {@code lb} past it), at a
+ * falling capacity with a node limit that starts afresh at every new incumbent. A probe cut short
+ * never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also counts
+ * timeouts as "does not fit" and bisects from 0.
  *
  * <p><b>Outcome.</b> {@code OPTIMAL} only when the peak equals the proven bound; otherwise {@code
  * FEASIBLE} with the best placement and the proven bound; {@code INFEASIBLE} when the capacity is
@@ -124,6 +125,9 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     return options;
   }
 
+  /** How many capacities below the incumbent the descent track walks before its limit doubles. */
+  static final int WALK = 8;
+
   /** Above this many buffers the search runs on a thread with a stack sized to its depth. */
   static final int DEEP = 2_000;
 
@@ -193,6 +197,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     long[] best; // offsets of all buffers
     int probes;
     int proofs;
+    int descents;
 
     Run(DsaInstance inst, SolveContext ctx) {
       this.inst = inst;
@@ -559,42 +564,74 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     }
 
     /**
-     * Alternates, with a node limit that doubles every round, a probe at the lowest capacity not
-     * yet ruled out and a probe below the incumbent. The latter's distance below the incumbent
-     * gallops: it doubles after a placement was found and halves after the probe ran out of nodes,
-     * so that it settles where placements are still found at the current limit.
+     * Two tracks that share the nodes equally (whichever has spent fewer nodes runs next). The
+     * <em>proof track</em> probes the lowest capacity not yet ruled out, with a node limit that
+     * doubles after every probe cut short. The <em>descent track</em> probes below the incumbent,
+     * like a decide run at a falling capacity: its distance below the incumbent gallops (it doubles
+     * after a placement was found and halves after the probe ran out of nodes, so it settles where
+     * placements are still found), and its node limit starts afresh at every new incumbent, as a
+     * decide run at the new capacity would, and doubles after a probe cut short. Once the distance
+     * is down to one granule, a probe cut short moves the next one a granule lower instead of
+     * repeating the same capacity with more nodes (a search is deterministic: a larger limit only
+     * extends the same tree, while another capacity is another tree, and the capacities at which a
+     * placement is found quickly lie scattered); after {@value #WALK} capacities the walk starts
+     * again below the incumbent with twice the limit.
      */
     private void minimise(long cap) {
-      long limit = baseLimit();
+      long proofLimit = baseLimit();
+      long findLimit = baseLimit();
+      long proofNodes = 0;
+      long findNodes = 0;
       long step = -1;
+      long walk = 0;
       while (best == null || ub > lb) {
         if (searchLo > cap || (best != null && searchLo >= ub)) {
           return; // searched out: no proof with windows, else lb moved past
         }
-        int st = probe(searchLo, limit);
-        if (st == Search.FOUND || st == Search.TIMEOUT) {
-          return;
-        }
-        if (st == Search.NOT_FOUND) {
-          continue; // the next capacity up, same limit
-        }
         long top = best != null ? ub : cap == DsaInstance.UNBOUNDED ? -1 : cap + g;
-        if (top - g > searchLo) {
-          if (step < 0) {
-            step = Math.max(g, roundDown((top - searchLo) / 2, g));
-          }
-          long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
-          int st2 = probe(c, limit);
-          if (st2 == Search.TIMEOUT) {
+        boolean descend = top - g > searchLo && findNodes < proofNodes;
+        long before = counter.steps;
+        if (!descend) {
+          int st = probe(searchLo, proofLimit);
+          proofNodes += counter.steps - before;
+          if (st == Search.FOUND || st == Search.TIMEOUT) {
             return;
           }
-          if (st2 == Search.FOUND) {
-            step = saturatedDouble(step);
-          } else if (st2 == Search.ABORTED) {
-            step = Math.max(g, roundDown(step / 2, g));
+          if (st == Search.ABORTED) {
+            proofLimit = saturatedDouble(proofLimit);
+          }
+          continue; // after a proof: the next capacity up, same limit
+        }
+        if (step < 0) {
+          step = Math.max(g, roundDown((top - searchLo) / 2, g));
+        }
+        long c = Math.min(top - g, Math.max(searchLo + g, roundDown(top - step, g)));
+        if (step == g) {
+          c = top - g - walk * g;
+          if (c <= searchLo) {
+            walk = 0;
+            c = top - g;
           }
         }
-        limit = saturatedDouble(limit);
+        int st = probe(c, findLimit);
+        findNodes += counter.steps - before;
+        if (st == Search.TIMEOUT) {
+          return;
+        }
+        if (st == Search.FOUND) {
+          step = saturatedDouble(step);
+          findLimit = baseLimit();
+          walk = 0;
+          descents++;
+        } else if (st == Search.ABORTED) {
+          if (step > g) {
+            step = Math.max(g, roundDown(step / 2, g));
+            findLimit = saturatedDouble(findLimit);
+          } else if (++walk >= WALK) {
+            walk = 0;
+            findLimit = saturatedDouble(findLimit);
+          }
+        }
       }
     }
 
@@ -602,6 +639,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       stats.put("nodes", counter.steps);
       stats.put("probes", probes);
       stats.put("proofs", proofs);
+      stats.put("descents", descents);
       stats.put("lower-bound", lb);
       stats.put("millis", (System.nanoTime() - t0) / 1e6);
       Outcome<DsaSolution> out;

@@ -78,9 +78,6 @@ final class Search {
   }
 
   private static final int T_M = 0;
-  private static final int T_FLOOR = 1;
-  private static final int T_MINM = 2;
-  private static final int T_CNT = 3;
   private static final long NONE = Long.MAX_VALUE;
 
   private final Model md;
@@ -93,8 +90,10 @@ final class Search {
   private final long[] off;
   private final long[] m;
   private final long[] floor;
-  private final long[] minM;
-  private final int[] minCnt;
+
+  /** Per section, the member that last showed an unplaced buffer low enough (a hint only). */
+  private final int[] witness;
+
   private final long[] total;
   private final int[] cuts;
   private final int[] rank;
@@ -105,10 +104,11 @@ final class Search {
   private long[] tOld = new long[1024];
   private int tTop;
 
-  private final int[] secStamp;
-  private int[] dirty;
-  private int dirtyCount;
-  private int stamp;
+  /** The floors that placements overwrote, a span at a time, restored in reverse. */
+  private long[] fStack = new long[1024];
+
+  private int fTop;
+
   private final int[] bufStamp;
   private int bufStampValue;
   private int[][] pool = new int[16][];
@@ -135,14 +135,11 @@ final class Search {
     off = new long[n];
     m = new long[n];
     floor = new long[s];
-    minM = new long[s];
-    minCnt = new int[s];
+    witness = new int[s];
     total = new long[s];
     cuts = new int[md.cuts.length];
     rank = new int[n];
     solution = new long[n];
-    secStamp = new int[s];
-    dirty = new int[Math.max(16, s)];
     bufStamp = new int[n];
     side = new int[Math.max(16, n)];
   }
@@ -181,10 +178,8 @@ final class Search {
     System.arraycopy(md.load, 0, total, 0, md.sections);
     Arrays.fill(floor, 0);
     System.arraycopy(md.cuts, 0, cuts, 0, cuts.length);
-    for (int s = 0; s < md.sections; s++) {
-      recomputeMin(s);
-    }
     tTop = 0;
+    fTop = 0;
     nodesLeft = nodeLimit;
     if (!check(0, md.sections, 0)) {
       return NOT_FOUND;
@@ -379,30 +374,21 @@ final class Search {
     tTop++;
   }
 
-  private void markDirty(int s) {
-    if (secStamp[s] != stamp) {
-      secStamp[s] = stamp;
-      if (dirtyCount == dirty.length) {
-        dirty = Arrays.copyOf(dirty, dirtyCount * 2);
-      }
-      dirty[dirtyCount++] = s;
-    }
-  }
-
   /** Places {@code b} at {@code o}; false if some buffer can no longer fit. */
   private boolean place(int b, long o) {
-    stamp++;
-    dirtyCount = 0;
     for (int sp = md.spanFrom[b]; sp < md.spanFrom[b + 1]; sp++) {
       long top = o + md.winHi[sp];
       long w = md.winHi[sp] - md.winLo[sp];
-      for (int s = md.spanLo[sp]; s < md.spanHi[sp]; s++) {
-        push(T_FLOOR, s, floor[s]);
+      int from = md.spanLo[sp];
+      int len = md.spanHi[sp] - from;
+      if (fTop + len > fStack.length) {
+        fStack = Arrays.copyOf(fStack, Math.max(fStack.length * 2, fTop + len));
+      }
+      System.arraycopy(floor, from, fStack, fTop, len);
+      fTop += len;
+      for (int s = from; s < from + len; s++) {
         floor[s] = top;
         total[s] -= w;
-        if (minM[s] == o) {
-          dropFromMin(s);
-        }
       }
     }
     hatless = true;
@@ -424,66 +410,22 @@ final class Search {
       if ((md.fixed[u] >= 0 && h > md.fixed[u]) || h > cap - md.size[u]) {
         return false;
       }
-      for (int sp = md.spanFrom[u]; sp < md.spanFrom[u + 1]; sp++) {
-        for (int s = md.spanLo[sp]; s < md.spanHi[sp]; s++) {
-          if (minM[s] == old) {
-            dropFromMin(s);
-          }
-        }
-      }
-    }
-    for (int d = 0; d < dirtyCount; d++) {
-      int s = dirty[d];
-      push(T_MINM, s, minM[s]);
-      push(T_CNT, s, minCnt[s]);
-      recomputeMin(s);
     }
     return true;
-  }
-
-  /** One unplaced buffer of section {@code s} leaves its minimum {@code m}. */
-  private void dropFromMin(int s) {
-    if (secStamp[s] == stamp) {
-      return; // recomputed anyway
-    }
-    push(T_CNT, s, minCnt[s]);
-    if (--minCnt[s] == 0) {
-      markDirty(s);
-    }
-  }
-
-  private void recomputeMin(int s) {
-    long mn = NONE;
-    int cnt = 0;
-    for (int x : md.members[s]) {
-      if (off[x] < 0) {
-        long v = m[x];
-        if (v < mn) {
-          mn = v;
-          cnt = 1;
-        } else if (v == mn) {
-          cnt++;
-        }
-      }
-    }
-    minM[s] = mn;
-    minCnt[s] = cnt;
   }
 
   private void unplace(int b, int mark) {
     while (tTop > mark) {
       tTop--;
-      int i = tIdx[tTop];
-      switch (tType[tTop]) {
-        case T_M -> m[i] = tOld[tTop];
-        case T_FLOOR -> floor[i] = tOld[tTop];
-        case T_MINM -> minM[i] = tOld[tTop];
-        default -> minCnt[i] = (int) tOld[tTop];
-      }
+      m[tIdx[tTop]] = tOld[tTop];
     }
-    for (int sp = md.spanFrom[b]; sp < md.spanFrom[b + 1]; sp++) {
+    for (int sp = md.spanFrom[b + 1] - 1; sp >= md.spanFrom[b]; sp--) {
       long w = md.winHi[sp] - md.winLo[sp];
-      for (int s = md.spanLo[sp]; s < md.spanHi[sp]; s++) {
+      int from = md.spanLo[sp];
+      int len = md.spanHi[sp] - from;
+      fTop -= len;
+      System.arraycopy(fStack, fTop, floor, from, len);
+      for (int s = from; s < from + len; s++) {
         total[s] += w;
       }
     }
@@ -502,12 +444,37 @@ final class Search {
       if (t == 0) {
         continue;
       }
-      long f = Math.max(o, Math.max(floor[s], minM[s]));
-      if (f > cap - t) {
+      long room = cap - t;
+      if (Math.max(o, floor[s]) > room || !unplacedAtOrBelow(s, room)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * Whether some unplaced buffer of section {@code s} has its minimum offset at or below {@code
+   * room}: the section's floor is at least the smallest such minimum. Computed when asked rather
+   * than kept up to date on every placement (which would touch every section of every buffer whose
+   * minimum rises); the member that answered last time is tried first.
+   */
+  private boolean unplacedAtOrBelow(int s, long room) {
+    int[] mem = md.members[s];
+    int w = witness[s];
+    if (w < mem.length) {
+      int x = mem[w];
+      if (off[x] < 0 && m[x] <= room) {
+        return true;
+      }
+    }
+    for (int k = 0; k < mem.length; k++) {
+      int x = mem[k];
+      if (off[x] < 0 && m[x] <= room) {
+        witness[s] = k;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** After placing {@code b} at {@code o}: decomposes if a cut reached zero, else recurses. */
