@@ -5,11 +5,13 @@ import ai.timefold.solver.core.api.score.director.ScoreDirector;
 import java.util.List;
 
 /**
- * Keeps every {@link Block}'s offset equal to the decode of the placement order, incrementally: a
- * change of the order from index {@code k} on leaves the offsets of the first {@code k} blocks as
- * they are and re-decodes only from {@code k} to the end (each block reads only its precomputed
- * time-overlap neighbours, see {@link Decoder}). Only blocks whose offset actually changes are
- * reported to the score director.
+ * Keeps every {@link Block}'s offset equal to the decode of the placement order, and the {@link
+ * Placement}'s peak and count at the peak equal to that decode's, incrementally: a change of the
+ * order from index {@code k} on leaves the offsets of the first {@code k} blocks as they are and
+ * re-decodes only from {@code k} to the end (each block reads only its precomputed time-overlap
+ * neighbours, see {@link Decoder}). Only values that actually change are reported to the score
+ * director. The peak is recomputed by one pass over the order (n comparisons, cheap next to the
+ * decode), which keeps the score's work per move constant.
  *
  * <p>Timefold 1.32 deprecates list variable listeners in favour of declarative suppliers ({@code
  * ShadowVariable#supplierName}, a preview feature). A supplier computes one element from declared
@@ -31,7 +33,7 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   @Override
   public void afterListVariableChanged(
       ScoreDirector<DsaPlan> scoreDirector, Object entity, int fromIndex, int toIndex) {
-    decodeFrom(scoreDirector, ((Placement) entity).getOrder(), fromIndex);
+    decodeFrom(scoreDirector, (Placement) entity, fromIndex);
   }
 
   @Override
@@ -52,7 +54,7 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   public void afterEntityAdded(ScoreDirector<DsaPlan> scoreDirector, Object entity) {
     // Timefold 1.32 resets the working solution by calling this for every entity, blocks included
     if (entity instanceof Placement placement) {
-      decodeFrom(scoreDirector, placement.getOrder(), 0);
+      decodeFrom(scoreDirector, placement, 0);
     }
   }
 
@@ -62,7 +64,8 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   @Override
   public void afterEntityRemoved(ScoreDirector<DsaPlan> scoreDirector, Object entity) {}
 
-  private void decodeFrom(ScoreDirector<DsaPlan> scoreDirector, List<Block> order, int from) {
+  private void decodeFrom(ScoreDirector<DsaPlan> scoreDirector, Placement placement, int from) {
+    List<Block> order = placement.getOrder();
     DsaPlan plan = scoreDirector.getWorkingSolution();
     Decoder decoder = plan.decoder();
     List<Block> blocks = plan.getBlocks();
@@ -92,6 +95,31 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
         b.setOffset(o);
         scoreDirector.afterVariableChanged(b, "offset");
       }
+    }
+    long peak = 0;
+    int atPeak = 0;
+    for (int p = 0; p < size; p++) {
+      Block b = order.get(p);
+      long end = b.end();
+      if (end > peak) {
+        peak = end;
+        atPeak = 0;
+      }
+      if (end == peak && b.getSize() > 0) {
+        atPeak++;
+      }
+    }
+    Long oldPeak = placement.getPeak();
+    if (oldPeak == null || oldPeak != peak) {
+      scoreDirector.beforeVariableChanged(placement, "peak");
+      placement.setPeak(peak);
+      scoreDirector.afterVariableChanged(placement, "peak");
+    }
+    Integer oldAt = placement.getAtPeak();
+    if (oldAt == null || oldAt != atPeak) {
+      scoreDirector.beforeVariableChanged(placement, "atPeak");
+      placement.setAtPeak(atPeak);
+      scoreDirector.afterVariableChanged(placement, "atPeak");
     }
   }
 }
