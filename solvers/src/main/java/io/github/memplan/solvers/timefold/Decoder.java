@@ -51,9 +51,8 @@ final class Decoder {
       fixed[i] = b.fixedOffset().isPresent() ? b.fixedOffset().getAsLong() : -1;
       pieces.add(Occupancy.pieces(i, b));
     }
-    int[] count = new int[n];
-    List<long[]> entries = new ArrayList<>(); // {x, y, dlo, dhi}
-    // sweep the buffers by start time: each pair that shares a timestep is met once
+    // sweep the buffers by start time: each pair that shares a timestep is met once; the first
+    // sweep counts the intervals of each buffer, the second fills them in
     Integer[] byLower = new Integer[n];
     for (int i = 0; i < n; i++) {
       byLower[i] = i;
@@ -64,47 +63,47 @@ final class Decoder {
             inst.buffer(a).lower() != inst.buffer(b).lower()
                 ? Integer.compare(inst.buffer(a).lower(), inst.buffer(b).lower())
                 : Integer.compare(a, b));
-    List<Integer> active = new ArrayList<>();
-    for (int x : byLower) {
-      Buffer bx = inst.buffer(x);
-      active.removeIf(y -> inst.buffer(y).upper() <= bx.lower());
-      for (int y : active) {
-        addPair(pieces.get(x), pieces.get(y), x, y, entries, count);
-        addPair(pieces.get(y), pieces.get(x), y, x, entries, count);
-      }
-      active.add(x);
-    }
     other = new int[n][];
     dlo = new long[n][];
     dhi = new long[n][];
-    for (int i = 0; i < n; i++) {
-      other[i] = new int[count[i]];
-      dlo[i] = new long[count[i]];
-      dhi[i] = new long[count[i]];
-    }
-    int[] fill = new int[n];
-    for (long[] e : entries) {
-      int x = (int) e[0];
-      int k = fill[x]++;
-      other[x][k] = (int) e[1];
-      dlo[x][k] = e[2];
-      dhi[x][k] = e[3];
+    int[] count = new int[n];
+    for (int pass = 0; pass < 2; pass++) {
+      List<Integer> active = new ArrayList<>();
+      for (int x : byLower) {
+        Buffer bx = inst.buffer(x);
+        active.removeIf(y -> inst.buffer(y).upper() <= bx.lower());
+        for (int y : active) {
+          addPair(pieces.get(x), pieces.get(y), x, y, count);
+          addPair(pieces.get(y), pieces.get(x), y, x, count);
+        }
+        active.add(x);
+      }
+      if (pass == 0) {
+        for (int i = 0; i < n; i++) {
+          other[i] = new int[count[i]];
+          dlo[i] = new long[count[i]];
+          dhi[i] = new long[count[i]];
+        }
+        Arrays.fill(count, 0);
+      }
     }
   }
 
-  /** The intervals that {@code y}'s pieces forbid to {@code x}, relative to {@code y}'s offset. */
-  private static void addPair(
-      List<Occupancy.Piece> px,
-      List<Occupancy.Piece> py,
-      int x,
-      int y,
-      List<long[]> entries,
-      int[] count) {
+  /**
+   * The intervals that {@code y}'s pieces forbid to {@code x}, relative to {@code y}'s offset:
+   * counted while the arrays are not allocated yet, stored after.
+   */
+  private void addPair(
+      List<Occupancy.Piece> px, List<Occupancy.Piece> py, int x, int y, int[] count) {
     for (Occupancy.Piece p : px) {
       for (Occupancy.Piece q : py) {
         if (p.lower() < q.upper() && q.lower() < p.upper()) {
-          entries.add(new long[] {x, y, q.from() - p.to() + 1, q.to() - p.from()});
-          count[x]++;
+          int k = count[x]++;
+          if (other[x] != null) {
+            other[x][k] = y;
+            dlo[x][k] = q.from() - p.to() + 1;
+            dhi[x][k] = q.to() - p.from();
+          }
         }
       }
     }

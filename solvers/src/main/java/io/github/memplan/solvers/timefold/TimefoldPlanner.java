@@ -246,7 +246,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
     }
     int movable = inst.size() - start.getPlacement().getPinned();
     if (bestPeak > lb && movable >= 2 && !ctx.budget().exhausted(0)) {
-      Search s = new Search(inst, ctx, mode, lb, start);
+      Search s =
+          new Search(
+              inst, ctx, mode, lb, start, bestPeak <= inst.capacity() ? bestPeak : Long.MAX_VALUE);
       DsaPlan found;
       try {
         found = s.run();
@@ -355,7 +357,17 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
     final DsaPlan start;
     final Map<String, Number> stats = new TreeMap<>();
 
-    Search(DsaInstance inst, SolveContext ctx, EnvironmentMode mode, long lb, DsaPlan start) {
+    /** The best peak reported to the progress listener so far ({@code MAX_VALUE}: none). */
+    final long reportedPeak;
+
+    Search(
+        DsaInstance inst,
+        SolveContext ctx,
+        EnvironmentMode mode,
+        long lb,
+        DsaPlan start,
+        long reportedPeak) {
+      this.reportedPeak = reportedPeak;
       this.inst = inst;
       this.ctx = ctx;
       this.mode = mode;
@@ -369,6 +381,7 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
           solverConfig(ctx.seed(), mode).withTerminationConfig(terminations(budget));
       Solver<DsaPlan> solver = SolverFactory.<DsaPlan>create(config).buildSolver();
       AtomicLong improvements = new AtomicLong();
+      AtomicLong reported = new AtomicLong(reportedPeak);
       AtomicLong steps = new AtomicLong();
       if (solver instanceof DefaultSolver<DsaPlan> ds) {
         ds.addPhaseLifecycleListener(
@@ -385,7 +398,10 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
             improvements.incrementAndGet();
             if (score.hardScore() == 0) {
               long peak = -score.mediumScore();
-              ctx.progress().improved(peak, lb, "timefold");
+              if (peak < reported.get()) { // not a better secondary term alone
+                reported.set(peak);
+                ctx.progress().improved(peak, lb, "timefold");
+              }
               if (peak <= lb) {
                 solver.terminateEarly();
               }

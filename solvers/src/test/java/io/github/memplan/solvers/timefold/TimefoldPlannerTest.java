@@ -168,7 +168,10 @@ class TimefoldPlannerTest {
             .withProgress((obj, bound, note) -> seen.add(obj));
     Outcome<DsaSolution> out = new TimefoldPlanner().solve(inst, ctx);
     long peak = DsaPlannerContract.assertSolved(inst, out);
-    assertThat(seen).isNotEmpty().isSortedAccordingTo((a, b) -> Long.compare(b, a));
+    assertThat(seen)
+        .isNotEmpty()
+        .doesNotHaveDuplicates()
+        .isSortedAccordingTo((a, b) -> Long.compare(b, a));
     assertThat(seen.get(seen.size() - 1)).isEqualTo(peak);
   }
 
