@@ -47,8 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * alignment clear of its earlier time-overlap neighbours, with gaps and their windows honoured
  * exactly as the validator defines them. Buffers with a fixed offset come first, at it, pinned
  * ({@code @PlanningPinToIndex}). Constraints ({@link DsaConstraints}): hard, the peak above the
- * capacity; medium, the peak; soft (parameter {@code peak-count}), the number of buffers ending at
- * the peak.
+ * capacity; medium, the peak; soft (parameter {@code peak-count}, off by default), the number of
+ * buffers ending at the peak. That secondary term did not measurably help: on MiniMalloc's eleven
+ * challenging instances with seed 0 and 10,000 evaluated moves each, the mean peak / 2^20 was
+ * 1.2181 without it and 1.2180 with it (lower on 5 instances, higher on 2, equal on 4).
  *
  * <p><b>Start.</b> The order is that of the offsets of {@link Greedies#best} (ascending, fixed
  * buffers first, ties by id). Decoding it gives every buffer an offset no higher than its greedy
