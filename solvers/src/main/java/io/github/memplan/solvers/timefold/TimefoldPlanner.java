@@ -63,7 +63,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * incumbent, so the planner never returns a worse one.
  *
  * <p><b>Search.</b> Timefold's local search (late acceptance by default; parameter {@code
- * local-search}) with its default list moves (change, swap, sublist moves), seeded with the run's
+ * local-search}) with its default list moves (list change, list swap, k-opt), seeded with the run's
  * seed in the reproducible {@link EnvironmentMode#NO_ASSERT} mode, single-threaded. It stops at the
  * budget's deadline or cancellation (a watcher thread calls {@code terminateEarly}), at its step
  * cap (one budget step is one evaluated move, checked after every move: byte-reproducible runs),
