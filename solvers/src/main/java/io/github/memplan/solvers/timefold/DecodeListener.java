@@ -24,6 +24,12 @@ import java.util.List;
 public class DecodeListener implements ListVariableListener<DsaPlan, Object, Block> {
   private final Decoder.Scratch scratch = new Decoder.Scratch();
 
+  // per buffer, valid when equal to the current epoch (one epoch per decode pass)
+  private int epoch;
+  private int[] stamp; // the buffer's position changed in this pass; previous one in prevPos
+  private int[] prevPos;
+  private int[] changed; // the buffer's offset changed in this pass
+
   @Override
   public void beforeListVariableChanged(
       ScoreDirector<DsaPlan> scoreDirector, Object entity, int fromIndex, int toIndex) {
@@ -33,7 +39,10 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   @Override
   public void afterListVariableChanged(
       ScoreDirector<DsaPlan> scoreDirector, Object entity, int fromIndex, int toIndex) {
-    decodeFrom(scoreDirector, (Placement) entity, fromIndex);
+    Placement placement = (Placement) entity;
+    // the whole list: also how Timefold forces every listener (FULL_ASSERT's staleness check), so
+    // decode from scratch rather than trust the previous state
+    decode(scoreDirector, placement, fromIndex == 0 && toIndex == placement.getOrder().size());
   }
 
   @Override
@@ -54,7 +63,7 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   public void afterEntityAdded(ScoreDirector<DsaPlan> scoreDirector, Object entity) {
     // Timefold 1.32 resets the working solution by calling this for every entity, blocks included
     if (entity instanceof Placement placement) {
-      decodeFrom(scoreDirector, placement, 0);
+      decode(scoreDirector, placement, true);
     }
   }
 
@@ -64,15 +73,39 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
   @Override
   public void afterEntityRemoved(ScoreDirector<DsaPlan> scoreDirector, Object entity) {}
 
-  private void decodeFrom(ScoreDirector<DsaPlan> scoreDirector, Placement placement, int from) {
+  /**
+   * Re-decodes the order after a change. Positions are refreshed over the whole order first (a move
+   * may arrive as several notifications; every pass sees the final order), remembering the previous
+   * position of each block that moved. Then, from the first block whose position changed, a block
+   * is placed again only if it has to be: when {@code full}, or when one of its time-overlap
+   * neighbours changed offset in this pass or crossed it in the order (so that the set of buffers
+   * placed before it changed). Otherwise its inputs are those of the previous decode and so is its
+   * offset. Blocks before the first change keep their offsets and positions.
+   */
+  private void decode(ScoreDirector<DsaPlan> scoreDirector, Placement placement, boolean full) {
     List<Block> order = placement.getOrder();
     DsaPlan plan = scoreDirector.getWorkingSolution();
     Decoder decoder = plan.decoder();
     List<Block> blocks = plan.getBlocks();
     int size = order.size();
-    // positions first: a block that moved later must not look earlier while the rest is decoded
-    for (int p = from; p < size; p++) {
-      order.get(p).position = p;
+    if (stamp == null || stamp.length != decoder.n) {
+      stamp = new int[decoder.n];
+      changed = new int[decoder.n];
+      prevPos = new int[decoder.n];
+      epoch = 0;
+    }
+    epoch++;
+    int first = full ? 0 : size;
+    for (int p = 0; p < size; p++) {
+      Block b = order.get(p);
+      if (b.position != p) {
+        prevPos[b.getIndex()] = b.position;
+        stamp[b.getIndex()] = epoch;
+        b.position = p;
+        first = Math.min(first, p);
+      } else if (b.getOffset() == null) {
+        first = Math.min(first, p); // never decoded (a solution set up from outside)
+      }
     }
     Decoder.State state =
         new Decoder.State() {
@@ -86,11 +119,16 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
             return blocks.get(buffer).getOffset();
           }
         };
-    for (int p = from; p < size; p++) {
+    for (int p = first; p < size; p++) {
       Block b = order.get(p);
-      long o = decoder.place(b.getIndex(), p, state, scratch);
+      int x = b.getIndex();
       Long old = b.getOffset();
+      if (!full && old != null && !affected(decoder, blocks, x, p)) {
+        continue;
+      }
+      long o = decoder.place(x, p, state, scratch);
       if (old == null || old != o) {
+        changed[x] = epoch;
         scoreDirector.beforeVariableChanged(b, "offset");
         b.setOffset(o);
         scoreDirector.afterVariableChanged(b, "offset");
@@ -121,5 +159,25 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
       placement.setAtPeak(atPeak);
       scoreDirector.afterVariableChanged(placement, "atPeak");
     }
+  }
+
+  /** Whether a neighbour of {@code x} (at {@code p}) changed offset or crossed it in the order. */
+  private boolean affected(Decoder decoder, List<Block> blocks, int x, int p) {
+    boolean xMoved = stamp[x] == epoch;
+    int xBefore = xMoved ? prevPos[x] : p;
+    for (int y : decoder.other[x]) {
+      if (changed[y] == epoch) {
+        return true;
+      }
+      boolean yMoved = stamp[y] == epoch;
+      if (xMoved || yMoved) {
+        int yNow = blocks.get(y).position;
+        int yBefore = yMoved ? prevPos[y] : yNow;
+        if ((yBefore < xBefore) != (yNow < p)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }
