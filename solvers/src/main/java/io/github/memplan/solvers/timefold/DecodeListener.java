@@ -6,19 +6,21 @@ import java.util.List;
 
 /**
  * Keeps every {@link Block}'s offset equal to the decode of the placement order, and the {@link
- * Placement}'s peak and count at the peak equal to that decode's, incrementally: a change of the
- * order from index {@code k} on leaves the offsets of the first {@code k} blocks as they are and
- * re-decodes only from {@code k} to the end (each block reads only its precomputed time-overlap
- * neighbours, see {@link Decoder}). Only values that actually change are reported to the score
- * director. The peak is recomputed by one pass over the order (n comparisons, cheap next to the
- * decode), which keeps the score's work per move constant.
+ * Placement}'s peak and count at the peak equal to that decode's, incrementally: the blocks before
+ * the first one whose position changed keep their offsets, and after it a block is placed again
+ * only if one of its time-overlap neighbours (precomputed, see {@link Decoder}) changed offset in
+ * this pass or crossed it in the order; otherwise its inputs, hence its offset, are unchanged. A
+ * notification that spans the whole list (which is also how Timefold forces every listener, as in
+ * FULL_ASSERT's staleness check) decodes from scratch. Only values that actually change are
+ * reported to the score director. The peak is recomputed by one pass over the order (n comparisons,
+ * cheap next to the decode), which keeps the score's work per move constant.
  *
  * <p>Timefold 1.32 deprecates list variable listeners in favour of declarative suppliers ({@code
  * ShadowVariable#supplierName}, a preview feature). A supplier computes one element from declared
  * source paths; here a block's offset depends on whichever neighbours precede it in the current
  * order, a dependency that changes with every move and would form cycles in a static source graph,
- * and the listener is told the changed index range, which is exactly what the incremental decode
- * needs. Hence the deprecated API, until the declarative one can express it.
+ * whereas the listener sees the changed list and can decide itself what to place again. Hence the
+ * deprecated API, until the declarative one can express it.
  */
 @SuppressWarnings("removal")
 public class DecodeListener implements ListVariableListener<DsaPlan, Object, Block> {

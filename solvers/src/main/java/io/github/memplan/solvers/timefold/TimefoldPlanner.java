@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Model.</b> One list-owning entity ({@link Placement}) whose {@code @PlanningListVariable}
  * is the order of all buffers; each {@link Block}'s offset is a shadow variable that {@link
- * DecodeListener} decodes incrementally (a change from index {@code k} on re-decodes only from
- * {@code k}). The decoder ({@link Decoder}) places each buffer at the lowest multiple of its
+ * DecodeListener} decodes incrementally (blocks before the first one that moved keep their offsets;
+ * after it, a block is placed again only if an earlier neighbour changed offset or crossed it in
+ * the order). The decoder ({@link Decoder}) places each buffer at the lowest multiple of its
  * alignment clear of its earlier time-overlap neighbours, with gaps and their windows honoured
  * exactly as the validator defines them. Buffers with a fixed offset come first, at it, pinned
  * ({@code @PlanningPinToIndex}). Constraints ({@link DsaConstraints}): hard, the peak above the
