@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.baseline.glow.DeviceAllocators;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.ir.ModelProvider;
@@ -16,16 +17,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code memplan list planners|chips|models}. */
+/** {@code memplan list planners|chips|models|allocators}. */
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
-    description = "List the registered planners, the known chips or the zoo's models.")
+    description =
+        "List the registered planners, the known chips, the zoo's models or the device"
+            + " allocators.")
 final class ListCommand implements Callable<Integer> {
   enum What {
     planners,
     chips,
-    models
+    models,
+    allocators
   }
 
   @Spec CommandSpec spec;
@@ -73,6 +77,12 @@ final class ListCommand implements Callable<Integer> {
                     + " B"
                     + (c.name().equals(Chips.DEFAULT) ? " (default)" : "")
               });
+          details.add(List.of());
+        }
+      }
+      case allocators -> {
+        for (DeviceAllocators.Info a : DeviceAllocators.ALL) {
+          rows.add(new String[] {a.id(), a.description()});
           details.add(List.of());
         }
       }

@@ -32,7 +32,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Memory planning for deep-learning compilers: baselines, search, experiments.",
-    subcommands = {ListCommand.class, ZooCommand.class, GmemCommand.class, DsaCommand.class},
+    subcommands = {
+      ListCommand.class,
+      ZooCommand.class,
+      GmemCommand.class,
+      DsaCommand.class,
+      DeviceCommand.class
+    },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
@@ -62,7 +68,8 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "no command given (list, zoo, gmem or dsa)");
+    throw new ParameterException(
+        spec.commandLine(), "no command given (list, zoo, gmem, dsa or device)");
   }
 
   /** A failure whose message is meant for the user as it is (one line, no stack trace). */

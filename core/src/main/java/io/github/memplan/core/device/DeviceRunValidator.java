@@ -1,0 +1,104 @@
+package io.github.memplan.core.device;
+
+import io.github.memplan.core.solve.Violation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Re-checks a {@link DeviceRun} from its buffer records alone: every buffer inside DRAM; logging
+ * only in the logging carve-out and nothing else there; with separate code, code only in the code
+ * region and nothing else there; no two buffers that were live at the same moment overlap in bytes.
+ * Returns the violations, never throws.
+ *
+ * <p>Time is counted in half-events: a buffer allocated at event {@code a} and freed at a later
+ * event {@code f} lives {@code [2a, 2f)}; one allocated and released within the same event (the
+ * rollback of a failed inference or load) lives {@code [2a, 2a + 1)}, so it conflicts with every
+ * buffer placed in that event.
+ */
+public final class DeviceRunValidator {
+  private DeviceRunValidator() {}
+
+  public static List<Violation> validate(DeviceRun run) {
+    List<Violation> v = new ArrayList<>();
+    DeviceLayout l = run.layout();
+    for (BufferRecord r : run.buffers()) {
+      BufferRecord.Common c = r.common();
+      String who = describe(c);
+      if (c.size() <= 0 || c.offset() < 0 || c.offset() + c.size() > l.dram()) {
+        v.add(new Violation("bounds", who + " is not inside the DRAM of " + l.dram() + " B"));
+        continue;
+      }
+      Region home =
+          c.kind() == BufferKind.LOGGING
+              ? l.logging()
+              : run.separateCode()
+                  ? (c.kind() == BufferKind.CODE ? l.code() : l.data())
+                  : l.shared();
+      if (!home.contains(c.offset(), c.size())) {
+        v.add(
+            new Violation(
+                c.kind() == BufferKind.CODE ? "code-region" : "region",
+                who + " is not inside the " + home.name() + " region"));
+      }
+      if (c.freed() >= 0 && c.freed() < c.allocated()) {
+        v.add(new Violation("lifetime", who + " is freed before it is allocated"));
+      }
+    }
+    List<BufferRecord.Common> byOffset = new ArrayList<>();
+    for (BufferRecord r : run.buffers()) {
+      byOffset.add(r.common());
+    }
+    byOffset.sort(
+        Comparator.comparingLong(BufferRecord.Common::offset)
+            .thenComparingLong(BufferRecord.Common::id));
+    for (int i = 0; i < byOffset.size(); i++) {
+      BufferRecord.Common a = byOffset.get(i);
+      for (int j = i + 1; j < byOffset.size(); j++) {
+        BufferRecord.Common b = byOffset.get(j);
+        if (b.offset() >= a.offset() + a.size()) {
+          break;
+        }
+        if (begin(a) < end(b) && begin(b) < end(a)) {
+          v.add(
+              new Violation(
+                  "overlap", describe(a) + " and " + describe(b) + " overlap while both are live"));
+        }
+      }
+    }
+    return v;
+  }
+
+  public static boolean isValid(DeviceRun run) {
+    return validate(run).isEmpty();
+  }
+
+  private static long begin(BufferRecord.Common c) {
+    return 2L * c.allocated();
+  }
+
+  private static long end(BufferRecord.Common c) {
+    if (c.freed() < 0) {
+      return Long.MAX_VALUE;
+    }
+    return c.freed() == c.allocated() ? 2L * c.freed() + 1 : 2L * c.freed();
+  }
+
+  private static String describe(BufferRecord.Common c) {
+    return "buffer "
+        + c.id()
+        + " ("
+        + c.kind().id()
+        + " of "
+        + c.network()
+        + ", "
+        + c.size()
+        + " B at "
+        + c.offset()
+        + ", events "
+        + c.allocated()
+        + ".."
+        + c.freed()
+        + ")";
+  }
+}
