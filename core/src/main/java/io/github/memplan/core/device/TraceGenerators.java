@@ -19,9 +19,10 @@ import java.util.SplittableRandom;
  *       with probability 1/2 before each start the oldest inference of all finishes; every {@code
  *       swapEvery} inferences one loaded network drains, is unloaded and is replaced by the next
  *       waiting one.
- *   <li>{@code fragment} (first fit, best fit, linear, bidirectional): 14 networks of 1/16 of the
- *       data region each are loaded, every second one unloaded, then a network of 2/16 + 4 KiB
- *       asked for: enough bytes are free, no single block is.
+ *   <li>{@code fragment} (first fit, best fit, linear, bidirectional, and combined): 15 networks of
+ *       1/16 of code and data together each are loaded, the 2nd, 4th, ..., 14th unloaded (the last
+ *       stays, so no hole joins the free tail), then a network of 2/16 + 4 KiB asked for: enough
+ *       bytes are free, no single block is.
  *   <li>{@code pool-hoard} (pool, combined): one network runs {@code depth} inferences of 1/(2
  *       depth) of the data region each, all finish; then another network, with it still loaded,
  *       asks for 6/10 of the data region: the idle pool entries keep half the region.
@@ -146,7 +147,11 @@ public final class TraceGenerators {
   }
 
   private static long unit(DeviceLayout layout, int parts) {
-    long u = layout.data().size() / parts / 4096 * 4096;
+    return unit(layout.data(), parts);
+  }
+
+  private static long unit(Region region, int parts) {
+    long u = region.size() / parts / 4096 * 4096;
     if (u < 4096) {
       throw new IllegalArgumentException("the data region is too small for this trace");
     }
@@ -158,14 +163,14 @@ public final class TraceGenerators {
   }
 
   public static DeviceTrace fragment(DeviceLayout layout) {
-    long u = unit(layout, 16);
+    long u = unit(layout.shared(), 16);
     List<Network> nets = new ArrayList<>();
     List<DeviceEvent> ev = new ArrayList<>();
-    for (int i = 0; i < 14; i++) {
+    for (int i = 0; i < 15; i++) {
       nets.add(net("w-f" + i, u, 0));
       ev.add(DeviceEvent.load("w-f" + i));
     }
-    for (int i = 1; i < 14; i += 2) {
+    for (int i = 1; i < 15; i += 2) {
       ev.add(DeviceEvent.unload("w-f" + i));
     }
     nets.add(net("w-big", 2 * u + 4096, 0));
