@@ -60,7 +60,7 @@ class MainTest {
     Run v = run("--version");
     assertThat(v.code()).isZero();
     assertThat(v.out()).startsWith("memplan ").doesNotContain("${");
-    for (String cmd : new String[] {"list", "zoo", "gmem", "dsa"}) {
+    for (String cmd : new String[] {"list", "zoo", "gmem", "dsa", "device"}) {
       Run h = run(cmd, "--help");
       assertThat(h.code()).as(cmd).isZero();
       assertThat(h.out()).startsWith("Usage: memplan " + cmd);
