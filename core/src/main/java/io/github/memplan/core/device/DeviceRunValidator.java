@@ -3,7 +3,11 @@ package io.github.memplan.core.device;
 import io.github.memplan.core.solve.Violation;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Re-checks a {@link DeviceRun} from its buffer records alone: every buffer inside DRAM; logging
@@ -45,25 +49,50 @@ public final class DeviceRunValidator {
         v.add(new Violation("lifetime", who + " is freed before it is allocated"));
       }
     }
-    List<BufferRecord.Common> byOffset = new ArrayList<>();
+    // sweep over time: ends before begins at the same half-event; the live set stays disjoint
+    // (a buffer that overlaps a live one is reported and left out), so checking the neighbours
+    // by offset finds every overlap with a live buffer
+    List<long[]> sweep = new ArrayList<>();
+    List<BufferRecord.Common> all = new ArrayList<>();
     for (BufferRecord r : run.buffers()) {
-      byOffset.add(r.common());
+      BufferRecord.Common c = r.common();
+      int i = all.size();
+      all.add(c);
+      sweep.add(new long[] {begin(c), 1, i});
+      if (end(c) != Long.MAX_VALUE) {
+        sweep.add(new long[] {end(c), 0, i});
+      }
     }
-    byOffset.sort(
-        Comparator.comparingLong(BufferRecord.Common::offset)
-            .thenComparingLong(BufferRecord.Common::id));
-    for (int i = 0; i < byOffset.size(); i++) {
-      BufferRecord.Common a = byOffset.get(i);
-      for (int j = i + 1; j < byOffset.size(); j++) {
-        BufferRecord.Common b = byOffset.get(j);
-        if (b.offset() >= a.offset() + a.size()) {
-          break;
+    sweep.sort(
+        Comparator.<long[]>comparingLong(e -> e[0])
+            .thenComparingLong(e -> e[1])
+            .thenComparingLong(e -> e[2]));
+    TreeMap<Long, BufferRecord.Common> live = new TreeMap<>();
+    Set<Integer> left = new HashSet<>();
+    for (long[] e : sweep) {
+      int i = (int) e[2];
+      BufferRecord.Common c = all.get(i);
+      if (e[1] == 0) {
+        if (!left.contains(i)) {
+          live.remove(c.offset());
         }
-        if (begin(a) < end(b) && begin(b) < end(a)) {
-          v.add(
-              new Violation(
-                  "overlap", describe(a) + " and " + describe(b) + " overlap while both are live"));
-        }
+        continue;
+      }
+      Map.Entry<Long, BufferRecord.Common> below = live.floorEntry(c.offset());
+      Map.Entry<Long, BufferRecord.Common> above = live.higherEntry(c.offset());
+      BufferRecord.Common hit = null;
+      if (below != null && below.getKey() + below.getValue().size() > c.offset()) {
+        hit = below.getValue();
+      } else if (above != null && above.getKey() < c.offset() + c.size()) {
+        hit = above.getValue();
+      }
+      if (hit != null) {
+        v.add(
+            new Violation(
+                "overlap", describe(hit) + " and " + describe(c) + " overlap while both are live"));
+        left.add(i);
+      } else {
+        live.put(c.offset(), c);
       }
     }
     return v;
