@@ -33,6 +33,12 @@ import java.util.TreeSet;
  * unload does nothing. A failed start frees what it had placed and drops the inference. Sizes are
  * rounded up to {@link #ALIGN} bytes (a cache line, the granule of the seed's scale tensors).
  *
+ * <p>Departures: the seed lets activations go "once the model completes (or even when the first
+ * layer of the network has executed)" and outputs stay "until their value is consumed"; here every
+ * per-inference buffer lives from the start to the finish event of its inference (the trace's
+ * finish marks when the host has consumed the outputs). The seed's access permissions are not
+ * modelled beyond keeping code in its region.
+ *
  * <p>The run is checked by {@link DeviceRunValidator} before it is returned; a violation is a bug
  * and throws {@link IllegalStateException}.
  */

@@ -8,11 +8,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A sequence of host-runtime events over a set of networks. The constructor checks that the trace
- * makes sense: every event names a known network; a network is loaded before it is started and
- * unloaded, never loaded twice at once, and unloaded only when none of its inferences is in flight;
- * inference ids are unique, each started once on a loaded network and finished at most once by the
- * same network. Inferences still in flight at the end, and networks still loaded, are fine.
+ * A sequence of host-runtime events over a set of networks, the lifetimes of seed {@code
+ * glow-esperanto-memory-management.rst} ("Memory Regions Of Each Network &amp; Lifetime": code and
+ * constants from load to removal, placeholders per inference, several inferences pipelined). The
+ * constructor checks that the trace makes sense: every event names a known network; a network is
+ * loaded before it is started and unloaded, never loaded twice at once, and unloaded only when none
+ * of its inferences is in flight; inference ids are unique, each started once on a loaded network
+ * and finished at most once by the same network. Inferences still in flight at the end, and
+ * networks still loaded, are fine.
  */
 public record DeviceTrace(String name, List<Network> networks, List<DeviceEvent> events) {
   public DeviceTrace {

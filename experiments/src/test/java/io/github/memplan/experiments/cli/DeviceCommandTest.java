@@ -4,6 +4,15 @@ import static io.github.memplan.experiments.cli.MainTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.device.Network;
+import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.gmem.GmemBuilder;
+import io.github.memplan.core.gmem.GmemOptions;
+import io.github.memplan.core.gmem.GmemProblem;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Models;
 import io.github.memplan.experiments.cli.MainTest.Run;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +57,23 @@ class DeviceCommandTest {
     assertThat(j.has("failures")).isTrue();
     assertThat(j.has("failuresWithFreeSpace")).isTrue();
     assertThat(run(args).out()).isEqualTo(r.out());
+  }
+
+  @Test
+  void zooNetworkTakesItsSizesFromTheGmemProblem() {
+    Chip chip = Chips.get("bm1684x");
+    Graph g = Models.get("resnet18").build();
+    Network n = Network.fromGraph("resnet18", g, chip);
+    GmemProblem p = GmemBuilder.build(g, chip, GmemOptions.defaults());
+    assertThat(n.constantBytes()).isEqualTo(p.weights().totalBytes());
+    assertThat(n.inputs()).containsExactly(3L * 224 * 224 * 4);
+    assertThat(n.outputs()).hasSize(1);
+    long all = LowerBounds.maxLoad(p.activations());
+    assertThat(n.internalBytes()).isPositive().isLessThanOrEqualTo(all);
+    assertThat(n.internalBytes() + n.inputs().get(0) + n.outputs().get(0))
+        .isGreaterThanOrEqualTo(all);
+    assertThat(n.codeBytes())
+        .isEqualTo(Network.CODE_BYTES_BASE + Network.CODE_BYTES_PER_OP * g.ops().size());
   }
 
   @Test
