@@ -15,7 +15,7 @@ final class UsagePlot {
 
   private static final int W = 800;
   private static final int H = 400;
-  private static final int M = 50;
+  private static final int M = 64;
 
   static void write(DeviceRun run, Path file) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -50,6 +50,7 @@ final class UsagePlot {
             M,
             W - 2 * M,
             H - 2 * M));
+    axes(sb, run.layout().dram(), s.size());
     line(sb, s, DeviceRun.Sample::liveBytes, ymax, "#1f77b4", "live");
     line(sb, s, DeviceRun.Sample::heldBytes, ymax, "#ff7f0e", "held");
     line(sb, s, DeviceRun.Sample::largestFreeBlock, ymax, "#2ca02c", "largest free block");
@@ -68,7 +69,7 @@ final class UsagePlot {
     sb.append(
         String.format(
             Locale.ROOT,
-            "<text x=\"%d\" y=\"%d\">events 0..%d; red lines: failed requests (%d)</text>\n",
+            "<text x=\"%d\" y=\"%d\">event number (0..%d); red lines: failed requests (%d)</text>\n",
             M,
             H - 15,
             Math.max(0, s.size() - 1),
@@ -105,6 +106,33 @@ final class UsagePlot {
             M + 15 + 15 * idx,
             colour,
             label));
+  }
+
+  /** Bytes at each quarter of the DRAM on the left, event numbers at each quarter below. */
+  private static void axes(StringBuilder sb, long dram, int n) {
+    for (int q = 0; q <= 4; q++) {
+      double y = H - M - (H - 2 * M) * q / 4.0;
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+                  + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%s</text>\n",
+              M,
+              y,
+              W - M,
+              y,
+              M - 4,
+              y + 3,
+              esc(Units.humanBytes(dram / 4 * q))));
+      int event = n <= 1 ? 0 : (int) Math.round((n - 1) * q / 4.0);
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%d</text>\n",
+              x(event, n),
+              H - M + 14,
+              event));
+    }
   }
 
   private static double x(int event, int n) {
