@@ -20,18 +20,26 @@ public final class Alignment {
    * @throws IllegalArgumentException naming {@code what} when it does not fit a {@code long}
    */
   public static long lcm(long a, long b, String what) {
-    long x = a;
-    long y = b;
-    while (y != 0) {
-      long t = x % y;
-      x = y;
-      y = t;
-    }
+    long x = gcd(a, b);
     try {
       return Math.multiplyExact(a / x, b);
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException(
           what + ": alignments " + a + " and " + b + " have no common multiple below 2^63");
     }
+  }
+
+  /**
+   * The greatest common divisor of {@code a} and {@code b} (non-negative; {@code gcd(0, b) = |b|}):
+   * folded over sizes, alignments and fixed offsets it gives the grid that search planners scale
+   * by.
+   */
+  public static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return Math.abs(a);
   }
 }

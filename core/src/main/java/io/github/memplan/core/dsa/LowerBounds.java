@@ -40,6 +40,18 @@ public final class LowerBounds {
     return Math.max(max, fixedEnd);
   }
 
+  /**
+   * {@link #maxLoad} and at least every buffer's size: a buffer whose lifetime is all gap adds
+   * nothing to the load, yet its offset plus its size still counts in the peak.
+   */
+  public static long maxLoadAndSizes(DsaInstance instance) {
+    long bound = maxLoad(instance);
+    for (Buffer b : instance.buffers()) {
+      bound = Math.max(bound, b.size());
+    }
+    return bound;
+  }
+
   /** Bytes alive at each timestep {@code 0 .. horizon-1} (gaps honoured). */
   public static long[] loadProfile(DsaInstance instance) {
     long[] diff = new long[instance.horizon() + 1];

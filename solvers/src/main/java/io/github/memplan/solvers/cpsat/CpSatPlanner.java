@@ -11,10 +11,12 @@ import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.Literal;
 import com.google.ortools.sat.NoOverlap2dConstraint;
 import com.google.ortools.sat.SatParameters;
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.FixedOffsets;
 import io.github.memplan.core.dsa.Gap;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.Occupancy;
@@ -283,7 +285,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
     }
 
     Outcome<DsaSolution> solve() {
-      String bad = badFixed();
+      String bad = FixedOffsets.misfit(inst).orElse(null);
       if (bad != null) {
         return finish(Outcome.infeasible(bad));
       }
@@ -293,11 +295,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       stats.put("buffers-modelled", n);
       long maxLoad = LowerBounds.maxLoad(inst);
       stats.put("max-load-bound", maxLoad);
-      long bound = maxLoad;
-      for (Buffer b : inst.buffers()) {
-        bound = Math.max(bound, b.fixedOffset().orElse(0) + b.size());
-      }
-      lb = roundUp(bound, g);
+      lb = roundUp(LowerBounds.maxLoadAndSizes(inst), g);
       if (lb > cap) {
         return finish(Outcome.infeasible("the lower bound " + lb + " exceeds the capacity " + cap));
       }
@@ -338,28 +336,6 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       return finish(new Cp(ubReal / g, hint, hintPeak).run());
     }
 
-    /** A fixed offset that breaks alignment or capacity on its own, or null. */
-    private String badFixed() {
-      for (Buffer b : inst.buffers()) {
-        if (b.fixedOffset().isEmpty()) {
-          continue;
-        }
-        long f = b.fixedOffset().getAsLong();
-        if (f % b.alignment() != 0) {
-          return "buffer '"
-              + b.id()
-              + "' is fixed at "
-              + f
-              + ", not a multiple of its alignment "
-              + b.alignment();
-        }
-        if (f > inst.capacity() - b.size()) {
-          return "buffer '" + b.id() + "' is fixed to end past the capacity " + inst.capacity();
-        }
-      }
-      return null;
-    }
-
     private void prepare() {
       int total = inst.size();
       trivialOffset = new long[total];
@@ -368,16 +344,16 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       long gg = 0;
       for (int i = 0; i < total; i++) {
         Buffer b = inst.buffer(i);
-        gg = gcd(gg, b.size());
+        gg = Alignment.gcd(gg, b.size());
         if (b.alignment() > 1) {
-          gg = gcd(gg, b.alignment());
+          gg = Alignment.gcd(gg, b.alignment());
         }
         if (b.fixedOffset().isPresent()) {
-          gg = gcd(gg, b.fixedOffset().getAsLong());
+          gg = Alignment.gcd(gg, b.fixedOffset().getAsLong());
         }
         List<Occupancy.Piece> mine = Occupancy.pieces(i, b);
         for (Occupancy.Piece p : mine) {
-          gg = gcd(gcd(gg, p.from()), p.to());
+          gg = Alignment.gcd(Alignment.gcd(gg, p.from()), p.to());
         }
         if (mine.isEmpty()) {
           trivialOffset[i] = b.fixedOffset().orElse(0);
@@ -879,14 +855,5 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
   private static long roundUp(long v, long a) {
     long r = v % a;
     return r == 0 ? v : v + (a - r);
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 }

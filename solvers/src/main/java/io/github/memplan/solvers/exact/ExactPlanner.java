@@ -4,6 +4,7 @@ import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.FixedOffsets;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
@@ -206,7 +207,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
     }
 
     Outcome<DsaSolution> solve() {
-      String bad = badFixed();
+      String bad = FixedOffsets.misfit(inst).orElse(null);
       if (bad != null) {
         return Outcome.<DsaSolution>infeasible(bad).withStats(stats);
       }
@@ -395,23 +396,12 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
                 "the lower bound " + bound + " exceeds the capacity " + cap)
             .withStats(stats);
       }
-      List<Buffer> fixedOnly = new ArrayList<>();
-      List<Long> fixedAt = new ArrayList<>();
-      for (Buffer b : inst.buffers()) {
-        if (b.fixedOffset().isPresent()) {
-          fixedOnly.add(b);
-          fixedAt.add(b.fixedOffset().getAsLong());
-        }
-      }
-      DsaValidator validator = new DsaValidator();
-      if (!validator.isValid(
-          DsaInstance.of(inst.name(), fixedOnly),
-          new DsaSolution(fixedAt.stream().mapToLong(Long::longValue).toArray()))) {
+      if (FixedOffsets.collide(inst)) {
         return Outcome.<DsaSolution>infeasible("buffers with fixed offsets overlap")
             .withStats(stats);
       }
       DsaSolution sol = new DsaSolution(Greedy.online(inst));
-      if (!validator.isValid(inst.withCapacity(DsaInstance.UNBOUNDED), sol)) {
+      if (!new DsaValidator().isValid(inst.withCapacity(DsaInstance.UNBOUNDED), sol)) {
         return Outcome.<DsaSolution>error("online best fit produced an invalid placement")
             .withStats(stats);
       }
@@ -430,35 +420,8 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       return out.withStats(stats);
     }
 
-    /** A fixed offset that breaks alignment or capacity on its own, or null. */
-    private String badFixed() {
-      for (Buffer b : inst.buffers()) {
-        if (b.fixedOffset().isEmpty()) {
-          continue;
-        }
-        long f = b.fixedOffset().getAsLong();
-        if (f % b.alignment() != 0) {
-          return "buffer '"
-              + b.id()
-              + "' is fixed at "
-              + f
-              + ", not a multiple of its alignment "
-              + b.alignment();
-        }
-        if (f > inst.capacity() - b.size()) {
-          return "buffer '" + b.id() + "' is fixed to end past the capacity " + inst.capacity();
-        }
-      }
-      return null;
-    }
-
     private long initialBound() {
-      long bound = LowerBounds.maxLoad(inst); // counts fixed ends
-      for (Buffer b : inst.buffers()) {
-        long end = b.fixedOffset().orElse(0) + b.size();
-        bound = Math.max(bound, end);
-      }
-      return bound;
+      return LowerBounds.maxLoadAndSizes(inst); // counts fixed ends
     }
 
     private void warmStart() {

@@ -1,5 +1,6 @@
 package io.github.memplan.solvers.exact;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.Occupancy;
@@ -106,12 +107,12 @@ final class Model {
     for (int i = 0; i < total; i++) {
       Buffer b = instance.buffer(i);
       List<Occupancy.Piece> ps = Occupancy.pieces(i, b);
-      g = gcd(g, b.size());
+      g = Alignment.gcd(g, b.size());
       if (b.alignment() > 1) {
-        g = gcd(g, b.alignment());
+        g = Alignment.gcd(g, b.alignment());
       }
       if (b.fixedOffset().isPresent()) {
-        g = gcd(g, b.fixedOffset().getAsLong());
+        g = Alignment.gcd(g, b.fixedOffset().getAsLong());
       }
       if (ps.isEmpty()) {
         long off = b.fixedOffset().orElse(0);
@@ -377,15 +378,6 @@ final class Model {
   /** {@code eff(i -> ovl[i][k])}. */
   long eff(int i, int k) {
     return eff == null ? size[i] : eff[i][k];
-  }
-
-  static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return Math.abs(a);
   }
 
   static long alignUp(long value, long alignment) {

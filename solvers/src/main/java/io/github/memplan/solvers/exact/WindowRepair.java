@@ -1,5 +1,6 @@
 package io.github.memplan.solvers.exact;
 
+import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
@@ -86,14 +87,13 @@ final class WindowRepair {
    */
   static Outcome<DsaSolution> solve(DsaInstance inst, SolveContext ctx) {
     long t0 = System.nanoTime();
-    long lb = LowerBounds.maxLoad(inst);
+    long lb = LowerBounds.maxLoadAndSizes(inst);
     long g = 0;
     for (Buffer b : inst.buffers()) {
-      g = gcd(g, b.size());
-      g = gcd(g, b.alignment());
+      g = Alignment.gcd(g, b.size());
+      g = Alignment.gcd(g, b.alignment());
       if (b.fixedOffset().isPresent()) {
-        lb = Math.max(lb, b.fixedOffset().getAsLong() + b.size());
-        g = gcd(g, b.fixedOffset().getAsLong());
+        g = Alignment.gcd(g, b.fixedOffset().getAsLong());
       }
     }
     g = Math.max(1, g);
@@ -247,14 +247,5 @@ final class WindowRepair {
     }
     repaired++;
     return true;
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 }

@@ -15,6 +15,7 @@ import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.dsa.FixedOffsets;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
@@ -311,44 +312,13 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
 
   /** The max-load bound, at least every buffer's size and every fixed buffer's end. */
   static long lowerBound(DsaInstance inst) {
-    long lb = LowerBounds.maxLoad(inst);
-    for (Buffer b : inst.buffers()) {
-      lb = Math.max(lb, b.fixedOffset().orElse(0) + b.size());
-    }
-    return lb;
+    return LowerBounds.maxLoadAndSizes(inst);
   }
 
   /** Why no placement can exist, from the fixed offsets alone, or null. */
   private static String provenInfeasible(DsaInstance inst) {
-    List<Buffer> fixedOnly = new ArrayList<>();
-    List<Long> at = new ArrayList<>();
-    for (Buffer b : inst.buffers()) {
-      if (b.fixedOffset().isEmpty()) {
-        continue;
-      }
-      long f = b.fixedOffset().getAsLong();
-      if (f % b.alignment() != 0) {
-        return "buffer '"
-            + b.id()
-            + "' is fixed at "
-            + f
-            + ", not a multiple of its alignment "
-            + b.alignment();
-      }
-      if (f > inst.capacity() - b.size()) {
-        return "buffer '" + b.id() + "' is fixed to end past the capacity " + inst.capacity();
-      }
-      fixedOnly.add(b);
-      at.add(f);
-    }
-    if (!fixedOnly.isEmpty()
-        && !new DsaValidator()
-            .isValid(
-                DsaInstance.of(inst.name(), fixedOnly),
-                new DsaSolution(at.stream().mapToLong(Long::longValue).toArray()))) {
-      return "buffers with fixed offsets overlap";
-    }
-    return null;
+    return FixedOffsets.misfit(inst)
+        .orElseGet(() -> FixedOffsets.collide(inst) ? "buffers with fixed offsets overlap" : null);
   }
 
   /** One Timefold run. */
