@@ -14,10 +14,10 @@ import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import io.github.memplan.solvers.exact.Greedies;
+import io.github.memplan.solvers.exact.MiniMallocChallengingIT;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,32 +36,6 @@ import org.junit.jupiter.api.TestFactory;
  */
 class CpSatMiniMallocIT {
   static final long SECONDS = 3;
-  static final long MIB = 1L << 20;
-
-  /** Optima proven by MiniMalloc; D and J are open. */
-  static final Map<String, Long> OPTIMUM =
-      Map.of(
-          "A",
-          MIB,
-          "B",
-          MIB,
-          "C",
-          1_039_360L,
-          "E",
-          MIB,
-          "F",
-          MIB,
-          "G",
-          MIB,
-          "H",
-          MIB,
-          "I",
-          MIB,
-          "K",
-          MIB);
-
-  /** Best peaks known for the open instances: no proven bound may exceed them. */
-  static final Map<String, Long> KNOWN_PEAK = Map.of("D", 1_031_168L, "J", 1_041_408L);
 
   @BeforeAll
   static void natives() {
@@ -98,13 +72,13 @@ class CpSatMiniMallocIT {
     assertThat(peak).isLessThanOrEqualTo(inst.peak(Greedies.best(inst)));
     long bound = out.lowerBound().orElseThrow();
     assertThat(bound).isGreaterThanOrEqualTo(LowerBounds.maxLoad(inst));
-    if (OPTIMUM.containsKey(name)) {
-      assertThat(bound).isLessThanOrEqualTo(OPTIMUM.get(name));
+    if (MiniMallocChallengingIT.OPTIMUM.containsKey(name)) {
+      assertThat(bound).isLessThanOrEqualTo(MiniMallocChallengingIT.OPTIMUM.get(name));
       if (out.status() == Status.OPTIMAL) {
-        assertThat(peak).isEqualTo(OPTIMUM.get(name));
+        assertThat(peak).isEqualTo(MiniMallocChallengingIT.OPTIMUM.get(name));
       }
     } else {
-      assertThat(bound).isLessThanOrEqualTo(KNOWN_PEAK.get(name));
+      assertThat(bound).isLessThanOrEqualTo(MiniMallocChallengingIT.KNOWN_PEAK.get(name));
     }
   }
 }

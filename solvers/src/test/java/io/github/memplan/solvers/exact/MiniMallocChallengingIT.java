@@ -34,12 +34,12 @@ import org.junit.jupiter.api.TestFactory;
  * {@code exact} and checked in {@link ChallengingBestPlacementsTest}). Status and time are printed
  * (to the failsafe report), not asserted.
  */
-class MiniMallocChallengingIT {
+public class MiniMallocChallengingIT {
   static final long SECONDS = 10;
-  static final long MIB = 1L << 20;
+  public static final long MIB = 1L << 20;
 
   /** Optima proven by MiniMalloc (issue 5); D and J are open. */
-  static final Map<String, Long> OPTIMUM =
+  public static final Map<String, Long> OPTIMUM =
       Map.of(
           "A",
           MIB,
@@ -64,7 +64,7 @@ class MiniMallocChallengingIT {
    * Best peaks known for the open instances (before this planner: 1,031,168 and 1,041,408): no
    * proven bound may exceed them.
    */
-  static final Map<String, Long> KNOWN_PEAK = Map.of("D", 1_018_880L, "J", 1_029_120L);
+  public static final Map<String, Long> KNOWN_PEAK = Map.of("D", 1_018_880L, "J", 1_029_120L);
 
   private static Duration limit() {
     return Duration.ofSeconds(Long.getLong("memplan.it.seconds", SECONDS));
