@@ -55,6 +55,7 @@ final class WindowRepair {
   private final int[] lower;
   private final int[] upper;
   private final Integer[] byLower;
+  private final int[] position; // of each buffer in byLower
   private final Map<String, Number> stats = new TreeMap<>();
   private long windows;
   private long repaired;
@@ -80,6 +81,10 @@ final class WindowRepair {
     }
     Arrays.sort(
         byLower, (a, b) -> lower[a] != lower[b] ? Integer.compare(lower[a], lower[b]) : a - b);
+    position = new int[n];
+    for (int k = 0; k < n; k++) {
+      position[byLower[k]] = k;
+    }
   }
 
   /**
@@ -178,11 +183,7 @@ final class WindowRepair {
   /** Re-places the window of about {@code want} buffers around {@code v} below {@code target}. */
   private boolean repair(int v, long target, int want) {
     windows++;
-    int pos =
-        Arrays.binarySearch(
-            byLower,
-            v,
-            (a, b) -> lower[a] != lower[b] ? Integer.compare(lower[a], lower[b]) : a - b);
+    int pos = position[v];
     int from = Math.max(0, pos - want / 2);
     int to = Math.min(n, from + want);
     int t0 = lower[byLower[from]];
