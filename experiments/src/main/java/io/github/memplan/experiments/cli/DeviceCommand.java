@@ -2,16 +2,14 @@ package io.github.memplan.experiments.cli;
 
 import io.github.memplan.baseline.glow.DeviceAllocators;
 import io.github.memplan.baseline.glow.DeviceSimulator;
-import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
 import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceTrace;
 import io.github.memplan.core.device.DeviceTraceFiles;
-import io.github.memplan.core.device.Network;
 import io.github.memplan.core.device.TraceGenerators;
-import io.github.memplan.core.ir.Models;
+import io.github.memplan.experiments.suite.DeviceKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -45,8 +43,7 @@ import picocli.CommandLine.Spec;
     })
 final class DeviceCommand implements Callable<Integer> {
   /** The serving mix's default catalogue: varied zoo models, from 5 MB to 550 MB of weights. */
-  static final String DEFAULT_MODELS =
-      "resnet18,resnet50,mobilenetv2,squeezenet1.0,vgg16,efficientnet-b0,bert-base,yolov5s";
+  static final String DEFAULT_MODELS = DeviceKind.DEFAULT_MODELS;
 
   @Spec CommandSpec spec;
 
@@ -207,14 +204,7 @@ final class DeviceCommand implements Callable<Integer> {
     }
     TraceGenerators.Serving serving =
         new TraceGenerators.Serving(networks, depth, inferences, swapEvery);
-    List<Network> catalogue = new ArrayList<>();
-    if (source.generate.equals("serving")) {
-      Chip c = Chips.get(chip);
-      for (String m : models) {
-        catalogue.add(Network.fromGraph(m, Models.get(m).build(), c));
-      }
-    }
-    return TraceGenerators.generate(source.generate, catalogue, layout, seed, serving);
+    return DeviceKind.generate(source.generate, models, Chips.get(chip), layout, seed, serving);
   }
 
   static Report report(DeviceTrace trace, DeviceRun run) {

@@ -17,7 +17,7 @@ import java.util.Locale;
  * {@code .json} or an {@code .onnx} file. Files become {@link ModelProvider}s named after the file
  * (without its extension), so every command treats both alike.
  */
-final class ModelArg {
+public final class ModelArg {
   private ModelArg() {}
 
   /** What {@code --model} help texts say. */
@@ -26,7 +26,7 @@ final class ModelArg {
           + " or .onnx.";
 
   /** The model {@code arg} names; an unknown name fails with the list of known ones. */
-  static ModelProvider resolve(String arg) {
+  public static ModelProvider resolve(String arg) {
     return resolve(arg, java.util.List.of());
   }
 
@@ -55,7 +55,7 @@ final class ModelArg {
   }
 
   /** {@code darknet}, {@code json} or {@code onnx} by extension; {@code null} for a zoo name. */
-  static String fileKind(String arg) {
+  public static String fileKind(String arg) {
     String a = arg.toLowerCase(Locale.ROOT);
     if (a.endsWith(".cfg")) {
       return "darknet";

@@ -9,7 +9,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Parsing and printing of durations and byte sizes for the command line. */
-final class Units {
+public final class Units {
   private Units() {}
 
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
@@ -19,7 +19,7 @@ final class Units {
    * {@code 500ms}, {@code 60s}, {@code 2m}, {@code 1h}, an ISO-8601 duration ({@code PT1M}), or
    * {@code none} for no time limit ({@code null}).
    */
-  static Duration parseDuration(String text) {
+  public static Duration parseDuration(String text) {
     String s = text.strip();
     if (s.equalsIgnoreCase("none")) {
       return null;
@@ -58,7 +58,7 @@ final class Units {
    * Plain bytes, or a number with a binary unit: {@code KiB}, {@code MiB}, {@code GiB}, {@code
    * TiB}. Decimal units ({@code GB}) are refused rather than guessed.
    */
-  static long parseSize(String text) {
+  public static long parseSize(String text) {
     String s = text.strip();
     Matcher m = SIZE.matcher(s);
     if (!m.matches()) {
@@ -87,7 +87,7 @@ final class Units {
   }
 
   /** {@code 1536} → {@code 1.50 KiB}, {@code 2048} → {@code 2 KiB}; below 1 KiB, {@code 512 B}. */
-  static String humanBytes(long bytes) {
+  public static String humanBytes(long bytes) {
     String[] units = {"KiB", "MiB", "GiB", "TiB"};
     if (Math.abs(bytes) < 1024) {
       return bytes + " B";

@@ -1,0 +1,49 @@
+package io.github.memplan.experiments.run;
+
+import io.github.memplan.experiments.suite.Suite;
+import io.github.memplan.experiments.suite.SuiteInstance;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One run of a suite.
+ *
+ * @param index the run's index in the suite's expansion: problems in file order, then instances,
+ *     then planners, then replicates; stable while the suite file is unchanged
+ * @param problemIndex the problem's index in the suite
+ * @param problem the problem
+ * @param instance the instance
+ * @param planner the planner
+ * @param seed the run's seed, the suite's base seed plus the replicate
+ * @param replicate the replicate, from 0
+ */
+public record RunSpec(
+    int index,
+    int problemIndex,
+    Suite.Problem problem,
+    SuiteInstance instance,
+    Suite.PlannerSpec planner,
+    long seed,
+    int replicate) {
+
+  /** Every run of {@code suite}, in index order. */
+  public static List<RunSpec> expand(Suite suite) {
+    List<RunSpec> out = new ArrayList<>();
+    for (int p = 0; p < suite.problems().size(); p++) {
+      Suite.Problem problem = suite.problems().get(p);
+      for (SuiteInstance in : problem.instances()) {
+        for (Suite.PlannerSpec pl : problem.planners()) {
+          for (int r = 0; r < suite.replicates(); r++) {
+            out.add(new RunSpec(out.size(), p, problem, in, pl, suite.seed() + r, r));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A short description for progress lines. */
+  public String describe() {
+    return problem.kind().name() + " " + instance.name() + " " + planner.label() + " seed " + seed;
+  }
+}

@@ -1,0 +1,60 @@
+package io.github.memplan.experiments.suite;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.gmem.GmemBuilder;
+import io.github.memplan.core.gmem.GmemOptions;
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.solve.Validator;
+import io.github.memplan.experiments.cli.ModelArg;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code gmem}: a model's GMEM activations on a chip, built as {@code memplan gmem} builds them
+ * (TPU-MLIR's lifetimes, graph inputs live for the whole run). An instances entry is a zoo name or
+ * a model file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}; relative to the suite
+ * file's directory); it gives one instance per chip of the problem, named {@code MODEL@CHIP}.
+ * Planners and metrics are those of the DSA problem.
+ */
+public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
+  public GmemKind() {
+    super(DsaInstance.class);
+  }
+
+  @Override
+  public String name() {
+    return "gmem";
+  }
+
+  @Override
+  protected Validator<DsaInstance, DsaSolution> validator() {
+    return new DsaValidator();
+  }
+
+  @Override
+  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+    if (!entry.isTextual()) {
+      throw new IllegalArgumentException("expected a model name or file");
+    }
+    String arg = entry.asText();
+    String model =
+        ModelArg.fileKind(arg) == null ? arg : ctx.baseDir().resolve(arg).normalize().toString();
+    ModelProvider provider = ModelArg.resolve(model); // fails now on an unknown name or file
+    List<SuiteInstance> out = new ArrayList<>();
+    for (String chip : ctx.chips()) {
+      var c = Chips.get(chip);
+      out.add(
+          new SuiteInstance(
+              provider.name() + "@" + c.name(),
+              () ->
+                  GmemBuilder.build(
+                          provider.build(), c, GmemOptions.defaults().withInputsLiveForever(true))
+                      .activations()));
+    }
+    return out;
+  }
+}
