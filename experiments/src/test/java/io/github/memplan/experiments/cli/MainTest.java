@@ -83,7 +83,7 @@ class MainTest {
     assertThat(r.code()).isZero();
     assertThat(r.out())
         .containsPattern("(?m)^test-stack +DsaInstance +Test only: stacks")
-        .contains("--param mode=stack  stack, overlap, error or infeasible");
+        .contains("--param mode=stack  stack, overlap, error, infeasible, throw, stall or slow");
   }
 
   @Test

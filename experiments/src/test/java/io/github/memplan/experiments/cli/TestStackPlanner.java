@@ -15,7 +15,9 @@ import java.util.OptionalLong;
  * A test-only planner, {@code test-stack}: stacks the buffers without reuse, ignoring fixed offsets
  * (valid for instances without them), or, by its {@code mode} parameter, misbehaves on purpose so
  * that the CLI's handling of bad planners can be tested: {@code overlap} puts every buffer at 0,
- * {@code error} and {@code infeasible} return those statuses.
+ * {@code error} and {@code infeasible} return those statuses, {@code throw} throws, {@code stall}
+ * ignores its budget and waits until its thread is interrupted, {@code slow} stacks after a pause
+ * of 100 ms (within its budget) so that a suite of them can be killed half-way.
  */
 public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaSolution> {
   @Override
@@ -40,7 +42,8 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(new Parameter("mode", "stack, overlap, error or infeasible", "stack"));
+    return List.of(
+        new Parameter("mode", "stack, overlap, error, infeasible, throw, stall or slow", "stack"));
   }
 
   @Override
@@ -48,7 +51,10 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
     String mode = config.string("mode");
     return (instance, ctx) ->
         switch (mode) {
-          case "stack" -> {
+          case "stack", "slow" -> {
+            if (mode.equals("slow")) {
+              pause(100);
+            }
             long[] offsets = new long[instance.size()];
             long top = 0;
             for (int i = 0; i < instance.size(); i++) {
@@ -65,7 +71,24 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
               Outcome.feasible(new DsaSolution(new long[instance.size()]), OptionalLong.empty());
           case "error" -> Outcome.error("deliberate failure");
           case "infeasible" -> Outcome.infeasible("deliberately infeasible");
+          case "throw" -> throw new IllegalStateException("deliberate exception");
+          case "stall" -> {
+            while (!pause(10)) {
+              // the budget is ignored on purpose
+            }
+            yield Outcome.error("interrupted");
+          }
           default -> throw new IllegalArgumentException("test-stack: unknown mode '" + mode + "'");
         };
+  }
+
+  /** Sleeps; true if interrupted. */
+  private static boolean pause(long millis) {
+    try {
+      Thread.sleep(millis);
+      return false;
+    } catch (InterruptedException e) {
+      return true;
+    }
   }
 }

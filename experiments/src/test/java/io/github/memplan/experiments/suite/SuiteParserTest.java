@@ -1,0 +1,130 @@
+package io.github.memplan.experiments.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SuiteParserTest {
+  @TempDir Path dir;
+
+  private static final String HEAD = "suite: q\nproblems:\n";
+  private static final String GEN = "    instances: [{generate: 10, seed: 1}]\n";
+
+  private Suite parse(String yaml) throws Exception {
+    Path f = dir.resolve("q.yaml");
+    Files.writeString(f, yaml, StandardCharsets.UTF_8);
+    return SuiteParser.parse(f);
+  }
+
+  /** A dsa problem with naive on one generated instance, then {@code extra} (one line). */
+  private static String naiveOnDsa(String extra) {
+    return HEAD + "  - problem: dsa\n" + GEN + "    planners: [naive]\n    " + extra + "\n";
+  }
+
+  private void fails(String yaml, String message) {
+    assertThatThrownBy(() -> parse(yaml))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  @Test
+  void aFullSuiteResolvesGlobsSortedRelativeToTheSuiteFileAndPlannerDefaults() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    for (String n : new String[] {"b", "a", "c"}) {
+      Files.writeString(data.resolve(n + ".csv"), "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+    }
+    Files.writeString(data.resolve("notes.txt"), "not an instance");
+    Suite s =
+        parse(
+            "suite: q\nseed: 3\nreplicates: 2\nbudget: {time-limit: 2s, steps: 100}\n"
+                + "problems:\n  - problem: dsa\n    instances: ['data/*.csv', {generate: 10}]\n"
+                + "    planners:\n      - naive\n"
+                + "      - {planner: exact, label: exact-decide, params: {mode: decide}}\n"
+                + "    metrics: [peak-over-lower-bound, peak-bytes]\n"
+                + "    budget: {time-limit: 1s}\n");
+    assertThat(s.seed()).isEqualTo(3);
+    assertThat(s.replicates()).isEqualTo(2);
+    Suite.Problem p = s.problems().get(0);
+    assertThat(p.instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly("a", "b", "c", "gen-10-s1");
+    assertThat(p.planners().get(1).label()).isEqualTo("exact-decide");
+    assertThat(p.planners().get(1).paramsString()).contains("mode=decide");
+    // the metrics keep the problem's order, not the file's
+    assertThat(p.metrics())
+        .extracting(MetricInfo::id)
+        .containsExactly("peak-bytes", "peak-over-lower-bound");
+    assertThat(p.budget()).isEqualTo(new Suite.BudgetSpec(Duration.ofSeconds(1), 100));
+  }
+
+  @Test
+  void anUnknownKeyFailsNamingItsPath() {
+    fails(
+        HEAD + "  - problem: dsa\n" + GEN + "    planners: [naive]\n    planer: x\n",
+        "q.yaml: problems[0].planer: unknown key (known: problem, chips, instances, planners,"
+            + " metrics, budget)");
+  }
+
+  @Test
+  void anUnknownParameterFailsNamingThePlannerAndKeyPath() {
+    fails(
+        HEAD
+            + "  - problem: dsa\n"
+            + GEN
+            + "    planners:\n      - naive\n"
+            + "      - {planner: test-stack, params: {x: 1}}\n",
+        "q.yaml: problems[0].planners[1].params.x: planner 'test-stack': unknown parameter 'x'"
+            + " (known: mode)");
+  }
+
+  @Test
+  void anUnknownPlannerProblemOrMetricFails() {
+    assertThatThrownBy(() -> parse(HEAD + "  - problem: dsa\n" + GEN + "    planners: [nope]\n"))
+        .hasMessageStartingWith("q.yaml: problems[0].planners[0]: unknown planner 'nope'");
+    assertThatThrownBy(() -> parse(HEAD + "  - problem: lmem2\n"))
+        .hasMessageStartingWith("q.yaml: problems[0].problem: unknown problem 'lmem2' (known:");
+    assertThatThrownBy(() -> parse(naiveOnDsa("metrics: [speed]")))
+        .hasMessageStartingWith(
+            "q.yaml: problems[0].metrics[0]: unknown metric 'speed' for problem 'dsa'");
+  }
+
+  @Test
+  void missingAndMalformedValuesFail() {
+    fails(
+        HEAD + "  - problem: dsa\n    planners: [naive]\n",
+        "q.yaml: problems[0].instances: missing");
+    fails("problems: []\n", "q.yaml: suite: missing: every suite has a name");
+    fails(
+        HEAD + "  - problem: dsa\n" + GEN + "    planners: [naive, naive]\n",
+        "q.yaml: problems[0].planners[1]: planner label 'naive' appears twice (give the second one"
+            + " a 'label')");
+    assertThatThrownBy(() -> parse(naiveOnDsa("budget: {time-limit: soon}")))
+        .hasMessageStartingWith("q.yaml: problems[0].budget.time-limit: 'soon' is not a duration");
+    assertThatThrownBy(() -> parse("suite: q\nproblems: [\n"))
+        .hasMessageStartingWith("q.yaml:")
+        .hasMessageContaining("not valid YAML");
+  }
+
+  @Test
+  void filesAndGlobsThatMatchNothingFail() {
+    fails(
+        HEAD + "  - problem: dsa\n    instances: ['none/*.csv']\n    planners: [naive]\n",
+        "q.yaml: problems[0].instances[0]: 'none/*.csv': no directory " + dir.resolve("none"));
+    assertThatThrownBy(
+            () -> parse(HEAD + "  - problem: dsa\n    instances: [x.csv]\n    planners: [naive]\n"))
+        .hasMessage("q.yaml: problems[0].instances[0]: " + dir.resolve("x.csv") + ": no such file");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: gmem\n    instances: [resnet9000]\n    planners: [naive]\n"))
+        .hasMessageStartingWith("q.yaml: problems[0].instances[0]: unknown model 'resnet9000'");
+  }
+}
