@@ -127,4 +127,16 @@ class SuiteParserTest {
                         + "  - problem: gmem\n    instances: [resnet9000]\n    planners: [naive]\n"))
         .hasMessageStartingWith("q.yaml: problems[0].instances[0]: unknown model 'resnet9000'");
   }
+
+  @Test
+  void theShippedSuitesParse() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(Path.of("../../shared/datasets/minimalloc/challenging")),
+        "the shared MiniMalloc data is absent");
+    for (String name : new String[] {"quick", "gmem-zoo", "minimalloc", "device", "paper"}) {
+      Suite s = SuiteParser.parse(Path.of("suites", name + ".yaml"));
+      assertThat(s.name()).isEqualTo(name);
+      assertThat(s.problems()).allSatisfy(p -> assertThat(p.instances()).isNotEmpty());
+    }
+  }
 }
