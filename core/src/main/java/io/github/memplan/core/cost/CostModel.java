@@ -1,6 +1,7 @@
 package io.github.memplan.core.cost;
 
 import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupTimesteps;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.ShapeSecs;
@@ -30,20 +31,12 @@ public interface CostModel {
   GroupCost globalOp(Graph graph, Op op, Chip chip);
 
   /** Cost of a whole grouping: its groups plus its global ops. */
-  default GroupCost model(
-      Graph graph, Chip chip, Grouping grouping, List<Map<String, SliceInfo>> slicesPerGroup) {
+  default GroupCost model(Graph graph, Chip chip, Grouping grouping) {
     GroupCost total = new GroupCost(0, 0);
-    for (int g = 0; g < grouping.groups().size(); g++) {
-      var group = grouping.groups().get(g);
+    for (Group g : grouping.groups()) {
       total =
           total.plus(
-              group(
-                  graph,
-                  grouping.ops(graph, group),
-                  chip,
-                  group.secs(),
-                  slicesPerGroup.get(g),
-                  group.timesteps()));
+              group(graph, grouping.ops(graph, g), chip, g.secs(), g.slices(), g.timesteps()));
     }
     for (int i : grouping.globalOps()) {
       total = total.plus(globalOp(graph, graph.op(grouping.order().get(i)), chip));
