@@ -1,12 +1,11 @@
 package io.github.memplan.core.lmem;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.memplan.core.io.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,8 +44,7 @@ public final class LmemJson {
   /** An instance read from a file, with the solution it carries, if any. */
   public record Read(LmemInstance instance, Optional<LmemSolution> solution) {}
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+  private static final ObjectMapper JSON = StrictJson.MAPPER;
 
   public static Read read(Path file) throws IOException {
     return parse(Files.readString(file), file.toString());
@@ -112,14 +110,7 @@ public final class LmemJson {
 
   /** Parses the JSON {@code text}; {@code source} names it in error messages. */
   public static Read parse(String text, String source) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      JsonLocation loc = e.getLocation();
-      throw new IllegalArgumentException(
-          source + ":" + (loc == null ? 0 : loc.getLineNr()) + ": " + e.getOriginalMessage(), e);
-    }
+    JsonNode root = StrictJson.readTree(text, source);
     Node top = new Node(root, source, "the instance");
     top.only(
         "name", "capacity", "banks", "bankBytes", "euBytes", "buffers", "timesteps", "inPlace");
