@@ -22,14 +22,16 @@ import io.github.memplan.core.solve.Status;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** tpumlir-v0 on hand-worked chains, packed by the {@code test-stack} double (sum of buffers). */
+/**
+ * tpumlir-v0 on hand-worked chains, packed by the {@code test-lmem-stack} double (sum of buffers).
+ */
 class LayerGroupV0PlannerTest {
 
   private static Outcome<Grouping> plan(Graph g, String chip) {
     var provider = Planners.<GroupProblem, Grouping>get("tpumlir-v0", GroupProblem.class);
     GroupProblem p = GroupProblem.of(g, Chips.get(chip), GroupOptions.DEFAULT);
     Outcome<Grouping> o =
-        provider.create(Map.of("lmem", "test-stack")).solve(p, SolveContext.unlimited());
+        provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
     assertThat(o.status()).isEqualTo(Status.FEASIBLE);
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
     return o;

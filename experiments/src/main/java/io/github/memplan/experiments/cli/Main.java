@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       ListCommand.class,
       ZooCommand.class,
       GmemCommand.class,
+      GroupCommand.class,
       DsaCommand.class,
       DeviceCommand.class
     },
