@@ -34,8 +34,20 @@ class LmemTpuMlirPlannerTest extends LmemPlannerContract {
     return out;
   }
 
-  /** Row 0 loads x; row 1 runs op(x) -> y while loading z; row 2 stores y. */
-  private static List<Timestep> loadComputeStore() {
+  /**
+   * x [0,1], y [1,2], z [1,1], 32 bytes each, EU 16: row 0 loads x; row 1 runs op(x) -> y while
+   * loading z; row 2 stores y.
+   */
+  private static LmemInstance loadComputeStore(long capacity, int banks) {
+    return of(
+        capacity,
+        banks,
+        16,
+        List.of(act("x", 0, 1, 32), act("y", 1, 2, 32), act("z", 1, 1, 32)),
+        rows());
+  }
+
+  private static List<Timestep> rows() {
     return List.of(
         new Timestep(List.of(), List.of(0)),
         new Timestep(
@@ -60,13 +72,7 @@ class LmemTpuMlirPlannerTest extends LmemPlannerContract {
    */
   @Test
   void bankExclusionMovesBuffersToOtherBanks() {
-    LmemInstance inst =
-        of(
-            256,
-            4,
-            16,
-            List.of(act("x", 0, 1, 32), act("y", 1, 2, 32), act("z", 1, 1, 32)),
-            loadComputeStore());
+    LmemInstance inst = loadComputeStore(256, 4);
     Outcome<LmemSolution> out = run(inst);
     assertThat(out.solution().addresses()).containsExactly(0, 64, 128);
     assertThat(LmemBanks.report(inst, out.solution()).conflicts()).isEmpty();
@@ -80,13 +86,7 @@ class LmemTpuMlirPlannerTest extends LmemPlannerContract {
    */
   @Test
   void acceptsAConflictWhenEveryBankIsExcluded() {
-    LmemInstance inst =
-        of(
-            128,
-            2,
-            16,
-            List.of(act("x", 0, 1, 32), act("y", 1, 2, 32), act("z", 1, 1, 32)),
-            loadComputeStore());
+    LmemInstance inst = loadComputeStore(128, 2);
     Outcome<LmemSolution> out = run(inst);
     assertThat(out.solution().addresses()).containsExactly(0, 64, 32);
     assertThat(LmemBanks.report(inst, out.solution()).conflicts())
