@@ -90,6 +90,22 @@ class LayerGroupV0PlannerTest {
   }
 
   @Test
+  void withV0sOwnLmemPackingReuseLetsThreeHSlicesFit() {
+    // lmem-v0 reuses the space of dead buffers: x lives in rows 0-1, conv 1-2, relu 2-3, w held.
+    // hsecs 2: row 1 holds x 132096 + conv 131072 + w 2304 = 265472 > 262144
+    // hsecs 3: row 1 holds x 90112 + conv 88064 + w 2304 = 180480, row 2 conv + relu + w = 178432
+    var provider = Planners.<GroupProblem, Grouping>get("tpumlir-v0", GroupProblem.class);
+    GroupProblem p =
+        GroupProblem.of(convRelu(256, false), Chips.get("bm1684x"), GroupOptions.DEFAULT);
+    Outcome<Grouping> o = provider.create(Map.of()).solve(p, SolveContext.unlimited());
+    assertThat(o.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+    assertThat(o.solution().groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.secs()).isEqualTo(ShapeSecs.nh(1, 3)));
+  }
+
+  @Test
   void unknownLmemPlannerFailsNamingIt() {
     var provider = Planners.<GroupProblem, Grouping>get("tpumlir-v0", GroupProblem.class);
     assertThatThrownBy(() -> provider.create(Map.of("lmem", "nope")))
