@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
       ZooCommand.class,
       GmemCommand.class,
       DsaCommand.class,
-      DeviceCommand.class
+      DeviceCommand.class,
+      LmemCommand.class
     },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {
