@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
       GmemCommand.class,
       GroupCommand.class,
       DsaCommand.class,
-      DeviceCommand.class
+      DeviceCommand.class,
+      LmemCommand.class
     },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {
