@@ -61,10 +61,18 @@ final class GroupCommand implements Callable<Integer> {
 
   @Mixin PlanOptions opts;
 
+  @Option(
+      names = "--plot",
+      paramLabel = "DIR",
+      description =
+          "Write one SVG per group (group-<k>.svg: timestep x address, banks shaded, conflicts"
+              + " marked) into DIR.")
+  java.nio.file.Path plot;
+
   @Mixin InputShapes inputs;
 
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
@@ -133,6 +141,12 @@ final class GroupCommand implements Callable<Integer> {
       row.put("bankConflicts", conflicts);
       row.put("cycles", gc.cycles());
       row.put("ddrBytes", gc.ddrBytes());
+      if (plot != null) {
+        java.nio.file.Files.createDirectories(plot);
+        java.nio.file.Path f = plot.resolve("group-" + k + ".svg");
+        LmemPlot.write(li, grp.lmem(), f);
+        row.put("plot", f.toString());
+      }
       rows.add(row);
       text.add(
           String.format(

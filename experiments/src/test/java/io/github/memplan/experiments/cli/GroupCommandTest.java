@@ -53,6 +53,16 @@ class GroupCommandTest {
   }
 
   @Test
+  void plotWritesOneSvgPerGroup(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    MainTest.Run r = tiny("--plot", dir.toString(), "--json");
+    assertThat(r.code()).isZero();
+    java.nio.file.Path svg = dir.resolve("group-0.svg");
+    assertThat(java.nio.file.Files.readString(svg)).startsWith("<svg").contains("</svg>");
+    assertThat(r.json().get("groups").get(0).get("plot").asText()).isEqualTo(svg.toString());
+  }
+
+  @Test
   void anUnknownParameterFailsNamingThePlanner() {
     MainTest.Run r =
         MainTest.run("group", "--model", "test-tiny", "--planner", "tpumlir-v0", "--param", "x=1");
