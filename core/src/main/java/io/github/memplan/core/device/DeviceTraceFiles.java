@@ -1,12 +1,11 @@
 package io.github.memplan.core.device;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.memplan.core.io.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,8 +36,7 @@ public final class DeviceTraceFiles {
   public static final String HEADER =
       "event,network,inference,code,constants,inputs,outputs,inouts,internal";
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+  private static final ObjectMapper JSON = StrictJson.MAPPER;
 
   /** Reads a trace, JSON if the file name ends in {@code .json}, CSV otherwise. */
   public static DeviceTrace read(Path file) throws IOException {
@@ -183,14 +181,7 @@ public final class DeviceTraceFiles {
   }
 
   public static DeviceTrace parseJson(String text, String source) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      JsonLocation loc = e.getLocation();
-      throw new IllegalArgumentException(
-          source + ":" + (loc == null ? 0 : loc.getLineNr()) + ": " + e.getOriginalMessage(), e);
-    }
+    JsonNode root = StrictJson.readTree(text, source);
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(source + ":1: expected a JSON object");
     }

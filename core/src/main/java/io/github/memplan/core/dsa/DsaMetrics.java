@@ -6,22 +6,9 @@ import io.github.memplan.core.solve.MetricProvider;
 import io.github.memplan.core.solve.Outcome;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.function.BiFunction;
 
 /** The metrics of a DSA run: peak, the best lower bound, and their ratio. */
 public final class DsaMetrics implements MetricProvider<DsaInstance, DsaSolution> {
-
-  private record Simple(
-      String id,
-      String unit,
-      Direction direction,
-      BiFunction<DsaInstance, Outcome<DsaSolution>, OptionalDouble> fn)
-      implements Metric<DsaInstance, DsaSolution> {
-    @Override
-    public OptionalDouble value(DsaInstance instance, Outcome<DsaSolution> outcome) {
-      return fn.apply(instance, outcome);
-    }
-  }
 
   /** The best lower bound known: the planner's own, or max-load, whichever is larger. */
   public static long lowerBound(DsaInstance instance, Outcome<DsaSolution> outcome) {
@@ -43,13 +30,13 @@ public final class DsaMetrics implements MetricProvider<DsaInstance, DsaSolution
   @Override
   public List<Metric<DsaInstance, DsaSolution>> metrics() {
     return List.of(
-        new Simple("peak-bytes", "bytes", Direction.LOWER_IS_BETTER, DsaMetrics::peak),
-        new Simple(
+        Metric.of("peak-bytes", "bytes", Direction.LOWER_IS_BETTER, DsaMetrics::peak),
+        Metric.of(
             "lower-bound-bytes",
             "bytes",
             Direction.HIGHER_IS_BETTER,
             (i, o) -> OptionalDouble.of(lowerBound(i, o))),
-        new Simple(
+        Metric.of(
             "peak-over-lower-bound",
             "ratio",
             Direction.LOWER_IS_BETTER,

@@ -36,8 +36,10 @@ import picocli.CommandLine.Spec;
       ListCommand.class,
       ZooCommand.class,
       GmemCommand.class,
+      GroupCommand.class,
       DsaCommand.class,
       DeviceCommand.class,
+      LmemCommand.class,
       RunCommand.class,
       MergeCommand.class
     },

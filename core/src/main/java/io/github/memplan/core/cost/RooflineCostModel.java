@@ -1,0 +1,235 @@
+package io.github.memplan.core.cost;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.group.Axis;
+import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.Nchw;
+import io.github.memplan.core.group.Range;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.SliceInfo;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Macs;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.Tensor;
+import io.github.memplan.core.lmem.LmemBuffer;
+import io.github.memplan.core.lmem.Timestep;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A roofline surrogate of TPU-MLIR's cycle model ({@code CycleCalculator.cpp}, {@code
+ * reference/tpu-mlir.md} §2.9; the surrogate §6.2 suggests). All cycles are at the TIU clock.
+ *
+ * <p><b>Per op (TIU).</b> {@code tiu(op) = ceil(work / (NPU_NUM · EU))} where {@code EU = EU_BYTES
+ * / dtype_bytes} elements per lane per cycle and {@code work} is the op's MACs ({@link Macs}) when
+ * it has any, else its element ops: output elements × {@code kh·kw} for pools, input elements for
+ * global pools, × 2 for BatchNorm, × 5 for Softmax and LayerNorm, × 1 otherwise. In a group, an
+ * op's work in one iteration is its work × (output slice elements / output elements).
+ *
+ * <p><b>Per transfer (GDMA).</b> {@code gdma(bytes) = ceil(bytes / DDR_GBps · TIU_MHz / 1000)}
+ * (bytes at GB/s are nanoseconds). A transfer moves the tensor's actual slice in that iteration,
+ * {@code n·c·h·w·dtype_bytes}; weights move whole.
+ *
+ * <p><b>Per group.</b> The loop runs {@code L = Π secs} iterations, c innermost, then w, h, n (as
+ * codegen). With the 3-stage software pipeline there are {@code L + 2} steps; in step {@code t} a
+ * transfer of stage {@code s} works on iteration {@code t - s} when {@code 0 <= t - s < L}, and TIU
+ * ops (stage 1) on iteration {@code t - 1}. Each row of each step costs {@code max(Σ tiu, Σ gdma)}
+ * (TIU and GDMA in parallel, a barrier between rows); held buffers are transferred in iteration 0
+ * only ("held tensors counted once"). This is the filling / kernel / draining structure of §2.9's
+ * formula for non-BM1684X chips ({@code total = filling + draining + max(L-3, 0) · kernel}),
+ * evaluated step by step on actual slice sizes instead of the largest one, and it is applied to
+ * every chip: the BM1684X-family simulation calls a closed backend library. A table without
+ * pipeline stages (all stage 1, as v0) reduces to {@code Σ_iterations Σ_rows max(TIU, GDMA)}.
+ *
+ * <p><b>Global op.</b> {@code max(tiu(op), gdma(all its inputs, weights and outputs))}: a roofline
+ * of compute against its full DDR traffic ({@code getGlobalLayerCycle} is closed).
+ *
+ * <p><b>DDR bytes.</b> A group's: every transfer it makes over all iterations (held once); a global
+ * op's: its inputs, weights and outputs once.
+ *
+ * <p><b>Chip parameters.</b> {@link Chip#tiuMhz()} and {@link Chip#ddrGBps()} from the chip table.
+ * Where the reference gives none they are <em>assumed</em>: TIU {@value #ASSUMED_TIU_MHZ} MHz
+ * (BM1684X's and BM1690's clock), DDR {@value #ASSUMED_DDR_GBPS} GB/s (BM1690's 68.264 GB/s per
+ * core rounded down; the reference states that no BM1684X DDR bandwidth is given anywhere); {@link
+ * #assumptions(Chip)} says which were used.
+ */
+public final class RooflineCostModel implements CostModel {
+  /** TIU clock used when the chip table gives none (assumed). */
+  public static final double ASSUMED_TIU_MHZ = 1000;
+
+  /** DDR bandwidth used when the chip table gives none (assumed). */
+  public static final double ASSUMED_DDR_GBPS = 64;
+
+  /** TIU clock of {@code chip} in MHz. */
+  public static double tiuMhz(Chip chip) {
+    return chip.tiuMhz().orElse(ASSUMED_TIU_MHZ);
+  }
+
+  /** DDR bandwidth of {@code chip} in GB/s. */
+  public static double ddrGBps(Chip chip) {
+    return chip.ddrGBps().orElse(ASSUMED_DDR_GBPS);
+  }
+
+  /** Which parameters of {@code chip} are assumed rather than taken from the chip table. */
+  public static String assumptions(Chip chip) {
+    StringBuilder sb = new StringBuilder();
+    if (chip.tiuMhz().isEmpty()) {
+      sb.append("TIU clock assumed ").append(ASSUMED_TIU_MHZ).append(" MHz");
+    }
+    if (chip.ddrGBps().isEmpty()) {
+      sb.append(sb.length() > 0 ? "; " : "")
+          .append("DDR bandwidth assumed ")
+          .append(ASSUMED_DDR_GBPS)
+          .append(" GB/s");
+    }
+    return sb.toString();
+  }
+
+  /** TIU cycles of the whole op. */
+  public long tiuCycles(Graph graph, Op op, Chip chip) {
+    return tiuCycles(graph, op, chip, 1.0);
+  }
+
+  private static long tiuCycles(Graph graph, Op op, Chip chip, double fraction) {
+    double work = work(graph, op) * fraction;
+    Tensor out = graph.tensor(op.outputs().get(0));
+    long bytes = Math.max(1, out.dtype().bits() / 8);
+    long eu = Math.max(1, chip.euBytes() / bytes);
+    return (long) Math.ceil(work / ((double) chip.lanes() * eu));
+  }
+
+  /** MACs, or element ops for ops without MACs (see the class comment). */
+  static double work(Graph graph, Op op) {
+    long macs = Macs.of(graph, op);
+    if (macs > 0) {
+      return macs;
+    }
+    long outElems = graph.tensor(op.outputs().get(0)).shape().elements();
+    return switch (op.kind()) {
+      case MAX_POOL, AVERAGE_POOL -> {
+        long[] k = op.attributes().getInts("kernel_shape", new long[] {1});
+        long area = 1;
+        for (long x : k) {
+          area *= x;
+        }
+        yield (double) outElems * area;
+      }
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL ->
+          graph.tensor(op.inputs().get(0)).shape().elements();
+      case BATCH_NORMALIZATION -> 2.0 * outElems;
+      case SOFTMAX, LAYER_NORMALIZATION -> 5.0 * outElems;
+      default -> outElems;
+    };
+  }
+
+  /** GDMA cycles (at the TIU clock) to move {@code bytes} between DDR and LMEM. */
+  public long gdmaCycles(long bytes, Chip chip) {
+    return (long) Math.ceil(bytes / ddrGBps(chip) * tiuMhz(chip) / 1000.0);
+  }
+
+  @Override
+  public GroupCost globalOp(Graph graph, Op op, Chip chip) {
+    long bytes = 0;
+    for (String t : op.inputs()) {
+      if (!t.isEmpty()) {
+        bytes += graph.tensor(t).bytes();
+      }
+    }
+    for (String t : op.outputs()) {
+      bytes += graph.tensor(t).bytes();
+    }
+    return new GroupCost(Math.max(tiuCycles(graph, op, chip), gdmaCycles(bytes, chip)), bytes);
+  }
+
+  @Override
+  public GroupCost group(
+      Graph graph,
+      List<Op> ops,
+      Chip chip,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices,
+      GroupTimesteps table) {
+    int[] counts = new int[Axis.values().length];
+    java.util.Arrays.fill(counts, 1);
+    for (SliceInfo si : slices.values()) {
+      for (Axis a : Axis.values()) {
+        counts[a.ordinal()] = Math.max(counts[a.ordinal()], si.get(a).size());
+      }
+    }
+    int loops = 1;
+    for (int c : counts) {
+      loops = Math.multiplyExact(loops, c);
+    }
+    List<LmemBuffer> buffers = table.lmem().buffers();
+    List<Timestep> rows = table.lmem().timesteps();
+    long cycles = 0;
+    long ddr = 0;
+    for (int t = 0; t < loops + 2; t++) {
+      for (Timestep row : rows) {
+        long tiu = 0;
+        int it = t - 1;
+        if (it >= 0 && it < loops) {
+          for (Timestep.TiuOp top : row.tiu()) {
+            Op op = graph.op(top.op());
+            String out = op.outputs().get(0);
+            tiu += tiuCycles(graph, op, chip, fraction(graph, out, slices.get(out), counts, it));
+          }
+        }
+        long gdmaBytes = 0;
+        for (int b : row.gdma()) {
+          int itb = t - table.stages().get(b);
+          if (itb < 0 || itb >= loops || (buffers.get(b).held() && itb > 0)) {
+            continue;
+          }
+          String tensor = table.tensors().get(b);
+          gdmaBytes += sliceBytes(graph, tensor, slices.get(tensor), counts, itb, buffers.get(b));
+        }
+        ddr += gdmaBytes;
+        cycles += Math.max(tiu, gdmaCycles(gdmaBytes, chip));
+      }
+    }
+    return new GroupCost(cycles, ddr);
+  }
+
+  /** Bytes of {@code tensor}'s slice in iteration {@code it}; whole tensor for weights. */
+  private static long sliceBytes(
+      Graph graph, String tensor, SliceInfo si, int[] counts, int it, LmemBuffer b) {
+    Tensor t = graph.tensor(tensor);
+    if (b.kind() == LmemBuffer.Kind.WEIGHT || si == null) {
+      return t.bytes();
+    }
+    long elems = 1;
+    for (Range r : slice(si, counts, it)) {
+      elems *= r.len();
+    }
+    return t.dtype().bytes(elems);
+  }
+
+  private static double fraction(Graph graph, String out, SliceInfo si, int[] counts, int it) {
+    if (si == null) {
+      return 1.0;
+    }
+    Nchw whole = Nchw.of(graph.tensor(out).shape());
+    double f = 1.0;
+    List<Range> s = slice(si, counts, it);
+    for (Axis a : Axis.values()) {
+      f *= (double) s.get(a.ordinal()).len() / whole.dim(a);
+    }
+    return f;
+  }
+
+  /** The slice (n, c, h, w) in iteration {@code it}: c innermost, then w, h, n outermost. */
+  private static List<Range> slice(SliceInfo si, int[] counts, int it) {
+    int ic = it % counts[Axis.C.ordinal()];
+    int rest = it / counts[Axis.C.ordinal()];
+    int iw = rest % counts[Axis.W.ordinal()];
+    rest /= counts[Axis.W.ordinal()];
+    int ih = rest % counts[Axis.H.ordinal()];
+    int in = rest / counts[Axis.H.ordinal()];
+    return List.of(pick(si.n(), in), pick(si.c(), ic), pick(si.h(), ih), pick(si.w(), iw));
+  }
+
+  private static Range pick(List<Range> l, int i) {
+    return l.size() == 1 ? l.get(0) : l.get(i);
+  }
+}

@@ -1,0 +1,32 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.Schedule;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A layer-grouping problem (DESIGN.md, "Layer grouping"): a graph, its op order, the chip and the
+ * options. A planner answers with a {@link Grouping} of that order.
+ */
+public record GroupProblem(Graph graph, List<Op> order, Chip chip, GroupOptions options) {
+  public GroupProblem {
+    Objects.requireNonNull(graph, "graph");
+    Objects.requireNonNull(chip, "chip");
+    Objects.requireNonNull(options, "options");
+    order = List.copyOf(order);
+    Schedule.check(graph, order);
+  }
+
+  /** The problem over the graph's deterministic topological order. */
+  public static GroupProblem of(Graph graph, Chip chip, GroupOptions options) {
+    return new GroupProblem(graph, Schedule.topological(graph), chip, options);
+  }
+
+  /** {@code model/chip}, as instance names go. */
+  public String name() {
+    return graph.name() + "/" + chip.name();
+  }
+}

@@ -1,0 +1,120 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemValidator;
+import io.github.memplan.core.solve.Validator;
+import io.github.memplan.core.solve.Violation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The oracle of the layer-grouping problem: re-derives every group from scratch and checks it
+ * ({@code reference/tpu-mlir.md} §2.5's {@code is_layer_group_valid}, minus the search).
+ *
+ * <ul>
+ *   <li>{@code order}: the grouping's op order is the problem's;
+ *   <li>{@code range}: groups are sorted, disjoint, inside the order, of two ops or more;
+ *   <li>{@code groupable}: every op of a group can join a group on the chip ({@link
+ *       OpSemantics#whyGlobal});
+ *   <li>{@code slicing}: backward slicing under the group's secs and the grouping's rules (the h/2
+ *       rule when the problem's options turn it on) succeeds and gives the recorded slices;
+ *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} rebuilds the recorded table and
+ *       LMEM instance exactly;
+ *   <li>{@code lmem}: the LMEM addresses pass {@link LmemValidator}.
+ * </ul>
+ *
+ * Messages name the group ({@code group 3 [12..17]}) and the op at fault.
+ */
+public final class GroupingValidator implements Validator<GroupProblem, Grouping> {
+  private final LmemValidator lmem = new LmemValidator();
+
+  @Override
+  public List<Violation> validate(GroupProblem p, Grouping g) {
+    List<Violation> out = new ArrayList<>();
+    if (!g.order().equals(Grouping.names(p.order()))) {
+      out.add(new Violation("order", p.name() + ": the grouping's op order is not the problem's"));
+      return out;
+    }
+    if (g.rules().h2Rule() != p.options().h2Rule()) {
+      out.add(
+          new Violation(
+              "slicing",
+              p.name()
+                  + ": grouping sliced with h/2 rule "
+                  + g.rules().h2Rule()
+                  + ", problem asks "
+                  + p.options().h2Rule()));
+    }
+    TimestepMethod method;
+    try {
+      method = TimestepMethod.get(g.timestepMethod());
+    } catch (IllegalArgumentException e) {
+      out.add(new Violation("timesteps", p.name() + ": " + e.getMessage()));
+      return out;
+    }
+    int prevLast = -1;
+    for (int k = 0; k < g.groups().size(); k++) {
+      Group grp = g.groups().get(k);
+      String name = "group " + k + " [" + grp.first() + ".." + grp.last() + "]";
+      if (grp.first() <= prevLast || grp.last() >= g.order().size()) {
+        out.add(
+            new Violation(
+                "range", p.name() + ": " + name + " overlaps, is unsorted or runs past the order"));
+        continue;
+      }
+      prevLast = grp.last();
+      List<Op> ops = g.ops(p.graph(), grp);
+      boolean capable = true;
+      for (Op op : ops) {
+        Optional<String> why = OpSemantics.whyGlobal(p.graph(), op, p.chip());
+        if (why.isPresent()) {
+          out.add(
+              new Violation(
+                  "groupable", p.name() + ": " + name + ": op " + op.label() + ": " + why.get()));
+          capable = false;
+        }
+      }
+      if (!capable) {
+        continue;
+      }
+      GroupCandidate c =
+          GroupCandidate.build(
+              grp.timesteps().lmem().name(),
+              p.graph(),
+              ops,
+              p.chip(),
+              grp.secs(),
+              g.rules(),
+              method);
+      if (c instanceof GroupCandidate.Rejected r) {
+        out.add(
+            new Violation(
+                "slicing",
+                p.name() + ": " + name + " " + grp.secs() + ": " + r.failure().reason()));
+        continue;
+      }
+      GroupCandidate.Built b = (GroupCandidate.Built) c;
+      if (!b.slices().slices().equals(grp.slices())) {
+        out.add(
+            new Violation(
+                "slicing",
+                p.name() + ": " + name + ": recorded slices differ from the re-derived ones"));
+      }
+      if (!b.timesteps().equals(grp.timesteps())) {
+        out.add(
+            new Violation(
+                "timesteps",
+                p.name()
+                    + ": "
+                    + name
+                    + ": recorded timestep table or LMEM buffers differ from the re-derived ones"));
+        continue;
+      }
+      for (Violation v : lmem.validate(grp.timesteps().lmem(), grp.lmem())) {
+        out.add(new Violation("lmem", p.name() + ": " + name + ": " + v));
+      }
+    }
+    return out;
+  }
+}

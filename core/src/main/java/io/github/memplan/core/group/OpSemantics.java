@@ -1,0 +1,601 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.ir.Shape;
+import io.github.memplan.core.ir.Tensor;
+import java.util.Optional;
+
+/**
+ * What LayerGroup needs to know about each op kind: whether it can join a group on a chip, which
+ * axes may be sliced, the backward slice functions and the LMEM sizes of tensors, weights and
+ * scratch buffers.
+ *
+ * <p>Sources ({@code reference/tpu-mlir.md}): §2.3 (LocalGenInterface ops and the {@code
+ * LocalGenSupport} restrictions; {@code AllowDataSplit}), §4.1 (the {@code BackwardH/N/W} functions
+ * of {@code lib/Dialect/Tpu/Interfaces/Common/*.cpp}), §4.2 ({@code get_buffer_size}, {@code
+ * getBufferSize_*}).
+ *
+ * <p>Departures, all because memplan's IR is ONNX-level rather than TPU-MLIR's quantised Tpu
+ * dialect:
+ *
+ * <ul>
+ *   <li>Shape ops (Reshape, Flatten, Squeeze, Unsqueeze), Reduce, Tile, Gather, Transpose, Split,
+ *       Expand and LSTM stay global: the IR does not record which axes a reshape preserves, and
+ *       TPU-MLIR lowers the others to ops outside the local set or with closed backward rules.
+ *   <li>Only 4-D (or lower rank) tensors are grouped; GROUP_3D, GROUP_SMALL_C and GROUP_MM are not
+ *       modelled, so C is never split (as v0) and MatMul splits only N.
+ *   <li>Upsample and Resize join only in nearest mode with integer H and W scales (Interp's linear
+ *       rule is not a LocalGen op in §2.3's list).
+ *   <li>Slice's backward rule takes exactly the rows it reads, {@code (start + o·step, (L-1)·step +
+ *       1)}, not §4.1's {@code L·step + offset} over-approximation.
+ *   <li>Scratch sizes follow §4.2's BM1684X-family and CV18xx lists; the closed parts (3ic
+ *       optimisation, f8 paths, MatMul's rearranged copies, BM1688 coefficient-merged cases) are
+ *       left out; BM1684 uses the BM1684X list.
+ * </ul>
+ */
+public final class OpSemantics {
+  private OpSemantics() {}
+
+  /** CV18xx's {@code MAX_TIU_CHL = 4095 - 32}. */
+  static final long CV18XX_MAX_TIU_CHL = 4095 - 32;
+
+  /** Whether the chip is in the BM1684X family for slicing rules (every BM168x but BM1684). */
+  public static boolean bm1684xFamily(Chip chip) {
+    return !chip.isCv18xx() && !chip.name().equals("bm1684");
+  }
+
+  /**
+   * Why {@code op} must stay global on {@code chip}, or empty when it can join a group (§2.3,
+   * {@code isLgSupport}).
+   */
+  public static Optional<String> whyGlobal(Graph graph, Op op, Chip chip) {
+    for (String t : op.inputs()) {
+      if (!t.isEmpty() && graph.tensor(t).shape().rank() > 4) {
+        return Optional.of("tensor '" + t + "' has rank above 4");
+      }
+    }
+    for (String t : op.outputs()) {
+      if (graph.tensor(t).shape().rank() > 4) {
+        return Optional.of("tensor '" + t + "' has rank above 4");
+      }
+    }
+    String chipName = chip.name();
+    boolean cv = chip.isCv18xx();
+    Tensor out = graph.tensor(op.outputs().get(0));
+    return Optional.ofNullable(
+        switch (op.kind()) {
+          case CONV -> {
+            if (out.shape().rank() != 4) {
+              yield "only 2-D convolutions are local";
+            }
+            Conv k = Conv.of(graph, op);
+            if (cv) {
+              long ic = in0(graph, op).shape().dim(1);
+              long oc = out.shape().dim(1);
+              if (ic > CV18XX_MAX_TIU_CHL
+                  || oc > CV18XX_MAX_TIU_CHL
+                  || in0(graph, op).shape().dim(3) > CV18XX_MAX_TIU_CHL
+                  || out.shape().dim(3) > CV18XX_MAX_TIU_CHL) {
+                yield "CV18xx: a channel or width above MAX_TIU_CHL";
+              }
+              if (k.group > 1
+                  && k.group != ic
+                  && ((oc / k.group) > chip.lanes() || (oc / k.group) % 2 != 0)) {
+                yield "CV18xx: group conv with oc/g above NPU_NUM or odd";
+              }
+              if (!graph.tensor(op.inputs().get(1)).role().isStored()) {
+                yield "CV18xx: filter is not a coefficient";
+              }
+            }
+            if (chipName.equals("bm1684")
+                && (k.sh > 15
+                    || k.sw > 15
+                    || k.dh > 15
+                    || k.dw > 15
+                    || in0(graph, op).shape().dim(1) >= 4096
+                    || out.shape().dim(1) >= 4096)) {
+              yield "BM1684: stride/dilation above 15 or channels >= 4096";
+            }
+            if (chipName.equals("cv184x") && (k.sh > 15 || k.sw > 15 || k.dh > 15 || k.dw > 15)) {
+              yield "CV184X: stride/dilation above 15";
+            }
+            yield null;
+          }
+          case CONV_TRANSPOSE -> {
+            if (out.shape().rank() != 4) {
+              yield "only 2-D deconvolutions are local";
+            }
+            Conv k = Conv.of(graph, op);
+            if ((k.kh - 1) * k.dh + 1 < k.sh || (k.kw - 1) * k.dw + 1 < k.sw) {
+              yield "deconv kernel extent below its stride";
+            }
+            if (cv
+                && (in0(graph, op).shape().dim(1) > CV18XX_MAX_TIU_CHL
+                    || out.shape().dim(1) > CV18XX_MAX_TIU_CHL)) {
+              yield "CV18xx: a channel above MAX_TIU_CHL";
+            }
+            yield null;
+          }
+          case MAX_POOL, AVERAGE_POOL -> {
+            if (out.shape().rank() != 4) {
+              yield "only 2-D pools are local";
+            }
+            Conv k = Conv.of(graph, op);
+            yield k.sh > 15 || k.sw > 15 ? "pool stride above 15" : null;
+          }
+          case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL ->
+              out.shape().rank() == 4 ? null : "only 2-D global pools are local";
+          case ADD,
+              SUB,
+              MUL,
+              DIV,
+              MAX,
+              MIN,
+              EQUAL,
+              LESS,
+              LESS_OR_EQUAL,
+              GREATER,
+              GREATER_OR_EQUAL,
+              WHERE ->
+              null;
+          case RELU,
+              CLIP,
+              LEAKY_RELU,
+              SIGMOID,
+              HARD_SIGMOID,
+              HARD_SWISH,
+              SILU,
+              TANH,
+              GELU,
+              ERF,
+              EXP,
+              LOG,
+              SQRT,
+              NEG,
+              ABS,
+              RECIPROCAL,
+              FLOOR,
+              CEIL,
+              ROUND,
+              SIGN,
+              IDENTITY,
+              CAST,
+              QUANTIZE_LINEAR,
+              DEQUANTIZE_LINEAR,
+              BATCH_NORMALIZATION ->
+              null;
+          case LAYER_NORMALIZATION -> {
+            if (cv) {
+              yield "CV18xx: LayerNorm is global";
+            }
+            yield null;
+          }
+          case SOFTMAX -> {
+            if (cv || chipName.equals("bm1684")) {
+              yield "Softmax is global on " + chipName;
+            }
+            int axis = normAxis(graph, op);
+            yield out.shape().rank() == 4 && (axis == 2 || axis == 3)
+                ? null
+                : "Softmax is local only on 4-D tensors with axis 2 or 3";
+          }
+          case MAT_MUL, GEMM -> {
+            if (cv) {
+              yield "CV18xx: MatMul is global";
+            }
+            if (out.dtype() == DType.F32) {
+              yield "fp32 MatMul is global";
+            }
+            Shape a = in0(graph, op).shape();
+            Shape b = graph.tensor(op.inputs().get(1)).shape();
+            boolean rightIs2d = b.rank() == 2;
+            boolean batch1 = a.rank() == 3 && b.rank() == 3 && a.dim(0) == 1 && b.dim(0) == 1;
+            if (op.kind() == OpKind.GEMM && op.attributes().getInt("transA", 0) != 0) {
+              yield "Gemm with transA is global";
+            }
+            yield rightIs2d || batch1 ? null : "MatMul shape not local";
+          }
+          case CONCAT -> {
+            int axis = concatAxis(graph, op);
+            int rank = out.shape().rank();
+            if (cv) {
+              yield axis == 1 && (rank == 3 || rank == 4) ? null : "CV18xx: Concat only on axis 1";
+            }
+            if (chipName.equals("bm1684")) {
+              yield axis <= 3 && (axis != 0 || out.dtype() == DType.I32)
+                  ? null
+                  : "BM1684: Concat axis";
+            }
+            yield axis >= 1 && axis <= 3 ? null : "Concat axis must be 1, 2 or 3";
+          }
+          case PAD -> {
+            if (out.shape().rank() != 4
+                || op.attributes().has("axes")
+                || !op.attributes().getString("mode", "constant").equals("constant")) {
+              yield "only constant 4-D Pad without axes is local";
+            }
+            yield null;
+          }
+          case SLICE -> {
+            long[] steps = op.attributes().getInts("steps", null);
+            if (steps != null) {
+              for (long s : steps) {
+                if (s < 1) {
+                  yield "Slice with a non-positive step is global";
+                }
+              }
+            }
+            yield out.shape().rank() >= 3 ? null : "Slice on rank below 3 is global";
+          }
+          case UPSAMPLE, RESIZE -> {
+            if (!op.attributes().getString("mode", "nearest").equals("nearest")
+                || out.shape().rank() != 4) {
+              yield "only nearest 4-D Upsample/Resize is local";
+            }
+            Shape i = in0(graph, op).shape();
+            Shape o = out.shape();
+            if (i.dim(0) != o.dim(0)
+                || i.dim(1) != o.dim(1)
+                || o.dim(2) % i.dim(2) != 0
+                || o.dim(3) % i.dim(3) != 0) {
+              yield "Upsample scale on H and W must be an integer and 1 on N and C";
+            }
+            if (cv && (o.dim(2) / i.dim(2) >= 16 || o.dim(3) / i.dim(3) >= 16)) {
+              yield "CV18xx: Upsample scale >= 16";
+            }
+            yield null;
+          }
+          default -> op.kind() + " has no local (LayerGroup) implementation here";
+        });
+  }
+
+  /** Whether {@code op} can join a group on {@code chip}. */
+  public static boolean groupable(Graph graph, Op op, Chip chip) {
+    return whyGlobal(graph, op, chip).isEmpty();
+  }
+
+  /** {@code AllowDataSplit(axis)} of §2.3, for the axes modelled here. */
+  public static boolean allowSplit(Graph graph, Op op, Axis axis) {
+    return switch (op.kind()) {
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> axis == Axis.N;
+      case CONCAT -> axisIndex(axis) != concatAxis(graph, op);
+      case SOFTMAX, LAYER_NORMALIZATION -> axisIndex(axis) < normAxis(graph, op);
+      case MAT_MUL, GEMM -> axis == Axis.N;
+      default -> axis != Axis.C;
+    };
+  }
+
+  /**
+   * The input range of operand {@code operand} of {@code op} needed for the output range {@code
+   * out} along {@code axis} ({@code BackwardN/H/W}, §4.1), clamped to the input ({@code fixSlice});
+   * empty when the op cannot produce that slice locally.
+   */
+  public static Optional<Range> backward(
+      Graph graph, Op op, int operand, Axis axis, Range out, Chip chip) {
+    Tensor in = graph.tensor(op.inputs().get(operand));
+    Tensor res = graph.tensor(op.outputs().get(0));
+    long inSize = dimOf(in.shape(), res.shape().rank(), axis);
+    long outSize = Nchw.of(res.shape()).dim(axis);
+    if (inSize == 1 && outSize != 1) {
+      return Optional.of(new Range(0, 1)); // broadcast operand keeps (0, 1)
+    }
+    if (axis == Axis.N || axis == Axis.C) {
+      if (axis == Axis.C && !allowSplit(graph, op, Axis.C)) {
+        return out.idx() == 0 && out.len() == outSize
+            ? Optional.of(new Range(0, inSize))
+            : Optional.empty();
+      }
+      return fix(out.idx(), out.len(), inSize, false);
+    }
+    boolean last = out.end() == outSize;
+    boolean isH = axis == Axis.H;
+    return switch (op.kind()) {
+      case CONV, MAX_POOL, AVERAGE_POOL -> {
+        Conv k = Conv.of(graph, op);
+        long kext = isH ? (k.kh - 1) * k.dh + 1 : (k.kw - 1) * k.dw + 1;
+        long s = isH ? k.sh : k.sw;
+        long pad = isH ? k.padTop : k.padLeft;
+        long len =
+            op.kind() == OpKind.CONV
+                ? (out.len() - 1) * s + Math.max(kext, s)
+                : (out.len() - 1) * s + kext;
+        yield fix(out.idx() * s - pad, len, inSize, last);
+      }
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL ->
+          out.idx() == 0 && out.len() == outSize
+              ? Optional.of(new Range(0, inSize))
+              : Optional.empty();
+      case CONV_TRANSPOSE -> {
+        Conv k = Conv.of(graph, op);
+        long kext = isH ? (k.kh - 1) * k.dh + 1 : (k.kw - 1) * k.dw + 1;
+        long s = isH ? k.sh : k.sw;
+        long padTh = kext - (isH ? k.padTop : k.padLeft) - 1;
+        long first = out.idx() - padTh <= 0 ? 0 : Math.floorDiv(out.idx() - padTh + s - 1, s);
+        long e = out.idx() + out.len() + kext - 2 - padTh;
+        long lastIdx = e <= 0 ? 0 : Math.floorDiv(e, s);
+        first = Math.min(first, inSize - 1);
+        lastIdx = Math.min(lastIdx, inSize - 1);
+        yield lastIdx < first
+            ? Optional.empty()
+            : Optional.of(new Range(first, lastIdx - first + 1));
+      }
+      case UPSAMPLE, RESIZE -> {
+        long s = outSize / inSize;
+        if (bm1684xFamily(chip)) {
+          long a = Math.floorDiv(out.idx(), s);
+          long b = Math.floorDiv(out.end() - 1, s);
+          yield Optional.of(new Range(a, b - a + 1));
+        }
+        yield out.idx() % s == 0 && out.len() % s == 0
+            ? Optional.of(new Range(out.idx() / s, out.len() / s))
+            : Optional.empty();
+      }
+      case PAD -> {
+        long[] pads = op.attributes().getInts("pads", new long[8]);
+        int a = axisIndex(axis);
+        long before = pads[a];
+        long from = Math.max(out.idx() - before, 0);
+        long to = Math.min(out.end() - before, inSize);
+        yield to <= from ? Optional.empty() : Optional.of(new Range(from, to - from));
+      }
+      case SLICE -> {
+        long[] sl = sliceStartStep(graph, op, axisIndex(axis));
+        yield fix(sl[0] + out.idx() * sl[1], (out.len() - 1) * sl[1] + 1, inSize, false);
+      }
+      case MAT_MUL, GEMM, SOFTMAX, LAYER_NORMALIZATION -> {
+        if (!allowSplit(graph, op, axis)) {
+          yield out.idx() == 0 && out.len() == outSize
+              ? Optional.of(new Range(0, inSize))
+              : Optional.empty();
+        }
+        yield fix(out.idx(), out.len(), inSize, false);
+      }
+      default -> fix(out.idx(), out.len(), inSize, false);
+    };
+  }
+
+  /** {@code fixSlice}: clamp to {@code [0, size)}; the last output slice extends to the end. */
+  private static Optional<Range> fix(long idx, long len, long size, boolean lastSlice) {
+    long from = Math.max(idx, 0);
+    long to = Math.min(idx + len, size);
+    if (lastSlice) {
+      to = size;
+    }
+    return to <= from ? Optional.empty() : Optional.of(new Range(from, to - from));
+  }
+
+  /**
+   * Per-lane LMEM bytes of a tensor slice (§4.2): {@code n · ceil(c / NPU_NUM) · (euAlign ?
+   * align_up(h·w, EU_BYTES / dtype_bytes) : h·w) · dtype_bytes}; on BM1684 with 1-byte or 2-byte
+   * data the 4N storage {@code ceil(n / (4/bytes)) · ceil(c / NPU) · align_up(h·w, 32) · 4}.
+   * Sub-byte types count as one byte.
+   */
+  public static long lmemBytes(
+      Chip chip, long n, long c, long h, long w, DType dtype, boolean euAlign) {
+    long bytes = Math.max(1, dtype.bits() / 8);
+    long cPerLane = ceilDiv(c, chip.lanes());
+    long hw = h * w;
+    if (chip.name().equals("bm1684") && bytes < 4) {
+      return ceilDiv(n, 4 / bytes) * cPerLane * alignUp(hw, 32) * 4;
+    }
+    long eu = Math.max(1, chip.euBytes() / bytes);
+    return n * cPerLane * (euAlign ? alignUp(hw, eu) : hw) * bytes;
+  }
+
+  /** {@link #lmemBytes} of the slice {@code s} of a tensor of type {@code dtype}. */
+  public static long lmemBytes(Chip chip, Nchw s, DType dtype, boolean euAlign) {
+    return lmemBytes(chip, s.n(), s.c(), s.h(), s.w(), dtype, euAlign);
+  }
+
+  /**
+   * Per-lane LMEM bytes of a non-split weight loaded whole ({@code get_weight_lmem_bytes}, §4.2):
+   * the reordered shape with the output channels on the lanes. Conv and deconv filters {@code [oc,
+   * ic/g, kh, kw]} take {@code ceil(oc/NPU) · ic/g·kh·kw · bytes}; 1-D weights (bias, norm
+   * gamma/beta, scales) {@code ceil(c/NPU) · bytes}; a MatMul right matrix {@code [K, N]} {@code
+   * ceil(K/NPU) · align(N, EU) · bytes}; anything else its 4-D view with EU alignment. Filters,
+   * biases and norm parameters are not EU-aligned, as §4.2 lists.
+   */
+  public static long weightLmemBytes(Graph graph, Op op, String weight, Chip chip) {
+    Tensor t = graph.tensor(weight);
+    long[] d = t.shape().dims();
+    long bytes = Math.max(1, t.dtype().bits() / 8);
+    return switch (op.kind()) {
+      case CONV, CONV_TRANSPOSE, BATCH_NORMALIZATION, LAYER_NORMALIZATION -> {
+        if (d.length == 0) {
+          yield bytes;
+        }
+        long rest = 1;
+        for (int i = 1; i < d.length; i++) {
+          rest *= d[i];
+        }
+        yield ceilDiv(d[0], chip.lanes()) * rest * bytes;
+      }
+      case MAT_MUL, GEMM -> {
+        if (d.length == 2) {
+          long eu = Math.max(1, chip.euBytes() / bytes);
+          yield ceilDiv(d[0], chip.lanes()) * alignUp(d[1], eu) * bytes;
+        }
+        yield lmemBytes(chip, Nchw.of(t.shape()), t.dtype(), true);
+      }
+      default -> lmemBytes(chip, Nchw.of(t.shape()), t.dtype(), true);
+    };
+  }
+
+  /**
+   * Per-lane bytes of {@code op}'s scratch ("imm") buffer for an output slice of shape {@code out}
+   * and an input slice {@code in} (§4.2; 0 when it needs none).
+   *
+   * <ul>
+   *   <li>BM168x Conv: int8 and other sub-4-byte integer outputs keep int32 partial sums, {@code
+   *       out_bytes · 4 / out_dtype_bytes}; group conv (not depthwise) adds an input copy {@code
+   *       in_n · ceil(ic/g/NPU) · align(in_h·in_w, eu) · bytes + ceil(ic/g/NPU) · 2 · bytes};
+   *       depthwise adds {@code ceil(oc/NPU) · kh · kw}.
+   *   <li>BM168x Pool: global pool {@code out_n · eu · ceil(c/NPU) · bytes}; else 0.
+   *   <li>BM168x Deconv: group > 1 {@code ceil(ic/g/NPU) · align(in_h·in_w, eu) · bytes}.
+   *   <li>BM168x Add/Sub/Mul with an int8 output: {@code 2 · out_bytes · 2}.
+   *   <li>BM168x MatMul: the int32 accumulator {@code ceil(oc/NPU) · align(ow, eu/4) · 4}, with
+   *       {@code oc} and {@code ow} the output's C and last dims.
+   *   <li>CV18xx: Add with an int8 output takes an input-sized buffer; everything else 0 (no fused
+   *       leaky-relu in this IR).
+   * </ul>
+   */
+  public static long scratchBytes(Graph graph, Op op, Chip chip, Nchw in, Nchw out) {
+    Tensor o = graph.tensor(op.outputs().get(0));
+    Tensor x = in0(graph, op);
+    long ob = Math.max(1, o.dtype().bits() / 8);
+    long ib = Math.max(1, x.dtype().bits() / 8);
+    boolean int8Out = !o.dtype().isFloatingPoint() && ob == 1;
+    long outBytes = lmemBytes(chip, out, o.dtype(), true);
+    if (chip.isCv18xx()) {
+      return op.kind() == OpKind.ADD && int8Out ? lmemBytes(chip, in, x.dtype(), true) : 0;
+    }
+    long eu = Math.max(1, chip.euBytes() / ib);
+    return switch (op.kind()) {
+      case CONV -> {
+        Conv k = Conv.of(graph, op);
+        long s = !o.dtype().isFloatingPoint() && ob < 4 ? outBytes * 4 / ob : 0;
+        long ic = x.shape().dim(1);
+        long oc = o.shape().dim(1);
+        boolean depthwise = k.group > 1 && k.group == ic;
+        if (depthwise) {
+          s += ceilDiv(oc, chip.lanes()) * k.kh * k.kw;
+        } else if (k.group > 1) {
+          long icg = ceilDiv(ic / k.group, chip.lanes());
+          s += in.n() * icg * alignUp(in.h() * in.w(), eu) * ib + icg * 2 * ib;
+        }
+        yield s;
+      }
+      case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL ->
+          out.n() * eu * ceilDiv(out.c(), chip.lanes()) * ib;
+      case CONV_TRANSPOSE -> {
+        Conv k = Conv.of(graph, op);
+        long ic = x.shape().dim(1);
+        yield k.group > 1
+            ? ceilDiv(ic / k.group, chip.lanes()) * alignUp(in.h() * in.w(), eu) * ib
+            : 0;
+      }
+      case ADD, SUB, MUL -> int8Out ? 2 * outBytes * 2 : 0;
+      case MAT_MUL, GEMM -> {
+        long[] d = o.shape().dims();
+        long ow = d[d.length - 1];
+        long oc = d.length >= 2 ? d[d.length - 2] : 1;
+        yield ceilDiv(oc, chip.lanes()) * alignUp(ow, Math.max(1, chip.euBytes() / 4)) * 4;
+      }
+      default -> 0;
+    };
+  }
+
+  /** Whether a weight operand is stored in LMEM without EU alignment (§4.2's list). */
+  public static boolean weightEuAligned(Op op) {
+    return switch (op.kind()) {
+      case CONV, CONV_TRANSPOSE, BATCH_NORMALIZATION, LAYER_NORMALIZATION -> false;
+      default -> true;
+    };
+  }
+
+  static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+
+  static long alignUp(long a, long b) {
+    return ceilDiv(a, b) * b;
+  }
+
+  private static Tensor in0(Graph graph, Op op) {
+    return graph.tensor(op.inputs().get(0));
+  }
+
+  private static int axisIndex(Axis axis) {
+    return axis.ordinal();
+  }
+
+  /**
+   * {@code dim} of an operand of rank {@code r} broadcast against an output of rank {@code
+   * outRank}.
+   */
+  private static long dimOf(Shape s, int outRank, Axis axis) {
+    if (s.rank() < outRank) {
+      long[] d = new long[outRank];
+      java.util.Arrays.fill(d, 1);
+      long[] sd = s.dims();
+      System.arraycopy(sd, 0, d, outRank - sd.length, sd.length);
+      return Nchw.of(Shape.of(d)).dim(axis);
+    }
+    return Nchw.of(s).dim(axis);
+  }
+
+  private static int concatAxis(Graph graph, Op op) {
+    return graph
+        .tensor(op.outputs().get(0))
+        .shape()
+        .normalizeAxis((int) op.attributes().getInt("axis", 1));
+  }
+
+  private static int normAxis(Graph graph, Op op) {
+    long def = op.kind() == OpKind.SOFTMAX ? -1 : -1;
+    return graph
+        .tensor(op.outputs().get(0))
+        .shape()
+        .normalizeAxis((int) op.attributes().getInt("axis", def));
+  }
+
+  /** {start, step} of a Slice along {@code axis} (step 1, start 0 when the axis is not sliced). */
+  private static long[] sliceStartStep(Graph graph, Op op, int axis) {
+    long[] starts = op.attributes().getInts("starts", new long[0]);
+    long[] axes = op.attributes().getInts("axes", null);
+    long[] steps = op.attributes().getInts("steps", null);
+    Shape in = in0(graph, op).shape();
+    for (int i = 0; i < starts.length; i++) {
+      int a = axes == null ? i : in.normalizeAxis((int) axes[i]);
+      if (a == axis) {
+        long dim = in.dim(a);
+        long s = starts[i] < 0 ? starts[i] + dim : starts[i];
+        s = Math.max(0, Math.min(s, dim));
+        return new long[] {s, steps == null ? 1 : steps[i]};
+      }
+    }
+    return new long[] {0, 1};
+  }
+
+  /** Kernel, stride, dilation and leading pads of a 2-D conv, deconv or pool. */
+  record Conv(
+      long kh, long kw, long sh, long sw, long dh, long dw, long padTop, long padLeft, long group) {
+    static Conv of(Graph graph, Op op) {
+      long[] ks;
+      if (op.kind() == OpKind.CONV || op.kind() == OpKind.CONV_TRANSPOSE) {
+        long[] wd = graph.tensor(op.inputs().get(1)).shape().dims();
+        ks = new long[] {wd[2], wd[3]};
+      } else {
+        ks = op.attributes().getInts("kernel_shape", new long[] {1, 1});
+      }
+      long[] st = op.attributes().getInts("strides", new long[] {1, 1});
+      long[] dl = op.attributes().getInts("dilations", new long[] {1, 1});
+      long[] pads = op.attributes().getInts("pads", new long[] {0, 0, 0, 0});
+      long[] pad = {pads[0], pads[1]};
+      String auto = op.attributes().getString("auto_pad", "NOTSET");
+      if (auto.startsWith("SAME") && op.kind() != OpKind.CONV_TRANSPOSE) {
+        Shape in = graph.tensor(op.inputs().get(0)).shape();
+        Shape out = graph.tensor(op.outputs().get(0)).shape();
+        for (int i = 0; i < 2; i++) {
+          long total =
+              Math.max((out.dim(2 + i) - 1) * st[i] + (ks[i] - 1) * dl[i] + 1 - in.dim(2 + i), 0);
+          pad[i] = auto.equals("SAME_UPPER") ? total / 2 : total - total / 2;
+        }
+      }
+      return new Conv(
+          ks[0],
+          ks[1],
+          st[0],
+          st[1],
+          dl[0],
+          dl[1],
+          pad[0],
+          pad[1],
+          op.attributes().getInt("group", 1));
+    }
+  }
+}

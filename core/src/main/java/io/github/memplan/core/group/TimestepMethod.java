@@ -1,0 +1,60 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a group's timestep table and LMEM buffers are built from its ops and slices: v0's consecutive
+ * assignment ({@link V0Timesteps}) or today's nearest assignment with the 3-stage software pipeline
+ * and held coefficients ({@code reference/tpu-mlir.md} §2.8). Implementations are registered as
+ * {@code META-INF/services/io.github.memplan.core.group.TimestepMethod} and found by {@link
+ * #get(String)}, so that a {@link Grouping} names its method and the {@link GroupingValidator}
+ * rebuilds each group's table from scratch. Implementations are stateless.
+ */
+public interface TimestepMethod {
+
+  /** Stable id, e.g. {@code v0}. */
+  String id();
+
+  /**
+   * The timestep table and buffers of the group {@code ops} sliced as {@code slices} under {@code
+   * secs}; deterministic.
+   *
+   * @param name the LMEM instance's name
+   */
+  GroupTimesteps build(
+      String name,
+      Graph graph,
+      List<Op> ops,
+      Chip chip,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices);
+
+  /** The registered method {@code id}; fails naming the known ids. */
+  static TimestepMethod get(String id) {
+    List<TimestepMethod> all = all();
+    for (TimestepMethod m : all) {
+      if (m.id().equals(id)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown timestep method '"
+            + id
+            + "' (known: "
+            + String.join(", ", all.stream().map(TimestepMethod::id).toList())
+            + ")");
+  }
+
+  /** Every registered method, sorted by id. */
+  static List<TimestepMethod> all() {
+    List<TimestepMethod> out = new java.util.ArrayList<>();
+    java.util.ServiceLoader.load(TimestepMethod.class, TimestepMethod.class.getClassLoader())
+        .forEach(out::add);
+    out.sort(java.util.Comparator.comparing(TimestepMethod::id));
+    return out;
+  }
+}

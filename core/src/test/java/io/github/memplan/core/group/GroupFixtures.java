@@ -1,0 +1,41 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.ir.Attributes;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+
+/** Small hand-worked graphs for the grouping tests. */
+public final class GroupFixtures {
+  private GroupFixtures() {}
+
+  public static Attributes conv3x3(long stride) {
+    return Attributes.builder()
+        .put("kernel_shape", 3, 3)
+        .put("strides", stride, stride)
+        .put("pads", 1, 1, 1, 1)
+        .build();
+  }
+
+  /** x[1,8,32,32] → conv1 3x3/s2/p1 → [1,8,16,16] → conv2 3x3/s2/p1 → [1,8,8,8]. */
+  public static Graph convStackS2() {
+    Graph.Builder b = Graph.builder("stack");
+    b.input("x", DType.F32, 1, 8, 32, 32);
+    b.weight("w1", DType.F32, 8, 8, 3, 3);
+    b.weight("w2", DType.F32, 8, 8, 3, 3);
+    b.op("conv1", io.github.memplan.core.ir.OpKind.CONV, conv3x3(2), "x", "w1");
+    b.op("conv2", io.github.memplan.core.ir.OpKind.CONV, conv3x3(2), "conv1", "w2");
+    b.output("conv2");
+    return b.build();
+  }
+
+  /** x[1,8,8,8] → conv 3x3/s1/p1 → relu. */
+  public static Graph convRelu() {
+    Graph.Builder b = Graph.builder("convrelu");
+    b.input("x", DType.F32, 1, 8, 8, 8);
+    b.weight("w", DType.F32, 8, 8, 3, 3);
+    b.op("conv", io.github.memplan.core.ir.OpKind.CONV, conv3x3(1), "x", "w");
+    b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "conv");
+    b.output("relu");
+    return b.build();
+  }
+}

@@ -1,0 +1,75 @@
+package io.github.memplan.core.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import org.junit.jupiter.api.Test;
+
+/** Hand-worked op semantics (reference/tpu-mlir.md §2.3, §4.1, §4.2). */
+class OpSemanticsTest {
+  private final Chip bm1684x = Chips.get("bm1684x");
+  private final Chip cv183x = Chips.get("cv183x");
+
+  @Test
+  void lmemBytesAlignsHwToTheEuWidthInElements() {
+    // bm1684x: 64 lanes, EU 64 bytes = 16 f32; 1 x ceil(100/64)=2 x align(5*8=40, 16)=48 x 4
+    assertThat(OpSemantics.lmemBytes(bm1684x, 1, 100, 5, 8, DType.F32, true)).isEqualTo(2 * 48 * 4);
+    assertThat(OpSemantics.lmemBytes(bm1684x, 1, 100, 5, 8, DType.F32, false))
+        .isEqualTo(2 * 40 * 4);
+    // cv183x: 32 lanes, EU 16 bytes = 16 int8
+    assertThat(OpSemantics.lmemBytes(cv183x, 2, 64, 3, 3, DType.I8, true)).isEqualTo(2 * 2 * 16);
+  }
+
+  @Test
+  void convFilterIsHeldWholeWithOutputChannelsOnLanes() {
+    Graph g = GroupFixtures.convStackS2();
+    // [8,8,3,3] f32: ceil(8/64) x 72 x 4
+    assertThat(OpSemantics.weightLmemBytes(g, g.op("conv1"), "w1", bm1684x)).isEqualTo(288);
+  }
+
+  @Test
+  void deconvBackwardFollowsDeconvSlice() {
+    Graph.Builder b = Graph.builder("d");
+    b.input("x", DType.F32, 1, 4, 8, 8);
+    b.weight("w", DType.F32, 4, 4, 4, 4);
+    b.op(
+        "up",
+        io.github.memplan.core.ir.OpKind.CONV_TRANSPOSE,
+        io.github.memplan.core.ir.Attributes.builder()
+            .put("strides", 2, 2)
+            .put("pads", 1, 1, 1, 1)
+            .build(),
+        "x",
+        "w");
+    b.output("up");
+    Graph g = b.build();
+    assertThat(g.tensor("up").shape().dim(2)).isEqualTo(16);
+    // kh_ext = 4, pad_th = 4 - 1 - 1 = 2; o=4, L=4: first = ceil(2/2) = 1; last = floor(8/2) = 4
+    assertThat(OpSemantics.backward(g, g.op("up"), 0, Axis.H, new Range(4, 4), bm1684x))
+        .contains(new Range(1, 4));
+    // o=0, L=4: first = 0; last = floor(4/2) = 2
+    assertThat(OpSemantics.backward(g, g.op("up"), 0, Axis.H, new Range(0, 4), bm1684x))
+        .contains(new Range(0, 3));
+  }
+
+  @Test
+  void matMulIsGlobalInFp32AndOnCv18x() {
+    Graph.Builder b = Graph.builder("mm");
+    b.input("a", DType.F16, 1, 16, 32);
+    b.weight("w", DType.F16, 32, 8);
+    b.op(
+        "mm",
+        io.github.memplan.core.ir.OpKind.MAT_MUL,
+        io.github.memplan.core.ir.Attributes.empty(),
+        "a",
+        "w");
+    b.output("mm");
+    Graph g = b.build();
+    assertThat(OpSemantics.groupable(g, g.op("mm"), bm1684x)).isTrue();
+    assertThat(OpSemantics.whyGlobal(g, g.op("mm"), cv183x)).get().asString().contains("CV18xx");
+    assertThat(OpSemantics.allowSplit(g, g.op("mm"), Axis.H)).isFalse();
+  }
+}
