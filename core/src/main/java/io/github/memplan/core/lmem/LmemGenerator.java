@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
  * pipelined} applies the 3-stage software pipeline (§2.8(b)): the input load moves to the last
  * compute row and the output store to the first, so both get wrapping lifetimes, and the two rows
  * left empty are deleted. Sizes are multiples of {@code euBytes} for activations and scratch, any
- * even number for weights, scaled so that {@link LmemLowerBounds#maxLive} is at most {@code fill ×
- * capacity}. Same arguments, same instance.
+ * even number for weights, then all scaled up or down (rounding down) so that {@link
+ * LmemLowerBounds#maxLive} is at most and close to {@code fill × capacity}. Same arguments, same
+ * instance.
  */
 public final class LmemGenerator {
   private LmemGenerator() {}
@@ -132,7 +133,7 @@ public final class LmemGenerator {
             name, g.capacity(), g.banks(), g.bankBytes(), g.euBytes(), buffers, rows, inPlace);
     long live = LmemLowerBounds.maxLive(inst);
     long target = (long) (fill * g.capacity());
-    if (live <= target) {
+    if (live == target) {
       return inst;
     }
     List<LmemBuffer> scaled = new ArrayList<>();
@@ -142,7 +143,8 @@ public final class LmemGenerator {
       scaled.add(
           new LmemBuffer(b.id(), b.kind(), b.start(), b.end(), Math.max(q, s / q * q), b.held()));
     }
-    // in-place pairs need input bytes >= output bytes; scaling keeps equal sizes equal
+    // rounding down keeps the max-live bytes <= target; in-place pairs need input bytes >= output
+    // bytes, and scaling keeps equal sizes equal
     return new LmemInstance(
         name, g.capacity(), g.banks(), g.bankBytes(), g.euBytes(), scaled, rows, inPlace);
   }

@@ -60,7 +60,7 @@ class LmemCommandTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("id", "kind", "life", "address", "banks")
-        .containsPattern("(?m)^in +activation +\\[7,0\\] wraps +224 ")
+        .containsPattern("(?m)^in +activation +\\[7,0\\] wraps +368 ")
         .contains("peak", "capacity", "bank conflicts", "bank straddles", "lower bound");
   }
 
