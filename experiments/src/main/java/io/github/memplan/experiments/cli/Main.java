@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
       ZooCommand.class,
       GmemCommand.class,
       DsaCommand.class,
-      DeviceCommand.class
+      DeviceCommand.class,
+      ReportCommand.class
     },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {
@@ -69,7 +70,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "no command given (list, zoo, gmem, dsa or device)");
+        spec.commandLine(), "no command given (list, zoo, gmem, dsa, device or report)");
   }
 
   /** A failure whose message is meant for the user as it is (one line, no stack trace). */
