@@ -5,6 +5,7 @@ import io.github.memplan.experiments.stats.Friedman;
 import io.github.memplan.experiments.stats.Holm;
 import io.github.memplan.experiments.stats.Summaries;
 import io.github.memplan.experiments.stats.Wilcoxon;
+import io.github.memplan.experiments.store.ResultColumns;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,14 +23,14 @@ final class ReportBuilder {
   /** Preferred primary metrics, first match wins (GMEM/DSA peak, layer-group cycles). */
   static final List<String> PRIMARY = List.of("peak-bytes", "total-cycles");
 
-  static final String TIME = "time-ms";
+  static final String TIME = ResultColumns.TIME_METRIC;
   static final String BOUND_PREFIX = "lower-bound";
 
   private ReportBuilder() {}
 
-  static List<ProblemReport> build(List<ResultRow> rows, String baseline, String metric) {
-    Map<String, List<ResultRow>> byProblem = new LinkedHashMap<>();
-    for (ResultRow r : rows) {
+  static List<ProblemReport> build(List<Measurement> rows, String baseline, String metric) {
+    Map<String, List<Measurement>> byProblem = new LinkedHashMap<>();
+    for (Measurement r : rows) {
       byProblem.computeIfAbsent(r.problem(), p -> new ArrayList<>()).add(r);
     }
     List<ProblemReport> out = new ArrayList<>();
@@ -39,9 +40,9 @@ final class ReportBuilder {
     return out;
   }
 
-  static String primaryMetric(String problem, List<ResultRow> rows) {
+  static String primaryMetric(String problem, List<Measurement> rows) {
     Set<String> metrics = new TreeSet<>();
-    for (ResultRow r : rows) {
+    for (Measurement r : rows) {
       metrics.add(r.metric());
     }
     for (String m : PRIMARY) {
@@ -58,7 +59,7 @@ final class ReportBuilder {
   }
 
   private static ProblemReport problem(
-      String problem, List<ResultRow> rows, String baselineOption, String metricOption) {
+      String problem, List<Measurement> rows, String baselineOption, String metricOption) {
     String metric = metricOption != null ? metricOption : primaryMetric(problem, rows);
     Set<String> instanceSet = new LinkedHashSet<>();
     Set<String> plannerSet = new LinkedHashSet<>();
@@ -69,7 +70,7 @@ final class ReportBuilder {
     Map<List<String>, List<List<String>>> runsOf = new LinkedHashMap<>();
     String unit = null;
     Direction direction = null;
-    for (ResultRow r : rows) {
+    for (Measurement r : rows) {
       instanceSet.add(r.instance());
       plannerSet.add(r.planner());
       List<String> run = List.of(r.instance(), r.planner(), r.replicate());
@@ -109,7 +110,7 @@ final class ReportBuilder {
     double[] bounds = new double[instances.size()];
     Arrays.fill(bounds, Double.NaN);
     if (boundMetric != null) {
-      for (ResultRow r : rows) {
+      for (Measurement r : rows) {
         if (r.metric().equals(boundMetric) && !Double.isNaN(r.value())) {
           int i = instances.indexOf(r.instance());
           // the strongest bound any run proved
@@ -278,9 +279,9 @@ final class ReportBuilder {
   }
 
   /** The bound metric: {@code lower-bound*} in the primary metric's unit, first by name. */
-  private static String boundMetric(List<ResultRow> rows, String unit) {
+  private static String boundMetric(List<Measurement> rows, String unit) {
     TreeSet<String> found = new TreeSet<>();
-    for (ResultRow r : rows) {
+    for (Measurement r : rows) {
       if (r.metric().startsWith(BOUND_PREFIX) && r.unit().equals(unit)) {
         found.add(r.metric());
       }

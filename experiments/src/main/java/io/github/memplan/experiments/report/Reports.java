@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.report;
 
+import io.github.memplan.experiments.store.ResultColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ import java.util.Set;
  */
 public final class Reports {
   /** The results file inside a results folder. */
-  public static final String RESULTS = "results.csv";
+  public static final String RESULTS = ResultColumns.RESULTS_FILE;
 
   private Reports() {}
 
@@ -56,10 +57,7 @@ public final class Reports {
       throw new IllegalArgumentException(results + ": no such results file");
     }
     List<ProblemReport> reports =
-        ReportBuilder.build(
-            ResultsCsv.rows(ResultsCsv.read(results), results),
-            options.baseline(),
-            options.metric());
+        ReportBuilder.build(Measurements.read(results), options.baseline(), options.metric());
     List<Path> written = new ArrayList<>();
     for (Format f : options.formats()) {
       switch (f) {

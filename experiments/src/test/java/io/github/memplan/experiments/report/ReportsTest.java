@@ -160,17 +160,22 @@ class ReportsTest {
                 Reports.write(
                     dir, new Reports.Options(null, "nope", EnumSet.noneOf(Reports.Format.class))))
         .hasMessageContaining("metric 'nope'");
+    String header =
+        "suite,problem,instance,planner,params,seed,replicate,status,metric,value,unit,direction,"
+            + "run,message\n";
     Files.writeString(
         dir.resolve(Reports.RESULTS),
-        "suite,problem,instance,planner,params,seed,replicate,status,metric,value,unit,direction\n"
-            + "s,gmem,a,naive,,0,0,FEASIBLE,peak-bytes,1,bytes,lower\n"
-            + "s,gmem,b,naive,,0,0,FEASIBLE,peak-bytes,1,bytes,smaller\n");
+        header
+            + "s,gmem,a,naive,,0,0,FEASIBLE,peak-bytes,1,bytes,lower,0,\n"
+            + "s,gmem,a,naive,,0,0,FEASIBLE,time-ms,1,ms,lower,0,\n"
+            + "s,gmem,b,naive,,0,0,FEASIBLE,peak-bytes,1,bytes,smaller,1,\n"
+            + "s,gmem,b,naive,,0,0,FEASIBLE,time-ms,1,ms,lower,1,\n");
     assertThatThrownBy(() -> Reports.write(dir, Reports.Options.defaults()))
-        .hasMessageContaining("results.csv:3")
-        .hasMessageContaining("direction 'smaller'");
+        .hasMessageContaining("results.csv: run 1 (b, naive)")
+        .hasMessageContaining("direction 'smaller' of metric 'peak-bytes'");
     Files.writeString(dir.resolve(Reports.RESULTS), "suite,problem\ns,gmem\n");
     assertThatThrownBy(() -> Reports.write(dir, Reports.Options.defaults()))
-        .hasMessageContaining("missing column 'instance'");
+        .hasMessageContaining("results.csv:1");
   }
 
   static boolean onPath(String exe) {

@@ -8,7 +8,7 @@ import io.github.memplan.core.solve.Direction;
  * @param planner the planner's label: its id, followed by its parameters when it has any
  * @param value the metric's value, NaN when the run has none
  */
-record ResultRow(
+record Measurement(
     String problem,
     String instance,
     String planner,
