@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "Write report.md, report.tex (booktabs) and report.csv into DIR from DIR/results.csv:"
+      "Write report.md, report.tex (booktabs), report.csv and plots/ into DIR from DIR/results.csv:"
           + " per problem an instance x planner table of medians over replicates (IQR),"
           + " lower bounds, best in bold, geometric-mean ratios, wins/ties/losses, mean ranks,"
           + " Friedman, Holm and Wilcoxon tests."
@@ -27,6 +27,7 @@ final class ReportCommand implements Callable<Integer> {
     md,
     latex,
     csv,
+    plots,
     all
   }
 
@@ -51,7 +52,9 @@ final class ReportCommand implements Callable<Integer> {
       names = "--format",
       split = ",",
       paramLabel = "FMT",
-      description = "md, latex, csv or all (default: all); repeatable or comma-separated.")
+      description =
+          "md, latex, csv, plots (PNG and SVG in DIR/plots) or all (default: all); repeatable or"
+              + " comma-separated.")
   List<Fmt> formats = List.of(Fmt.all);
 
   @Override

@@ -40,8 +40,15 @@ record ProblemReport(
    * @param replicates runs of this instance and planner
    * @param failed runs among them without a value
    * @param best whether the median is the best of the instance
+   * @param values the values of the replicates that have one, sorted
    */
-  record Cell(Summaries.Spread spread, String status, int replicates, int failed, boolean best) {
+  record Cell(
+      Summaries.Spread spread,
+      String status,
+      int replicates,
+      int failed,
+      boolean best,
+      double[] values) {
     boolean hasValue() {
       return spread != null;
     }

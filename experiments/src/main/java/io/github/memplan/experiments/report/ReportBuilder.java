@@ -128,6 +128,7 @@ final class ReportBuilder {
     List<List<ProblemReport.Cell>> cells = new ArrayList<>();
     for (int i = 0; i < instances.size(); i++) {
       List<Summaries.Spread> spreads = new ArrayList<>();
+      List<double[]> valueLists = new ArrayList<>();
       List<String> statuses = new ArrayList<>();
       int[] reps = new int[planners.size()];
       int[] failed = new int[planners.size()];
@@ -147,10 +148,9 @@ final class ReportBuilder {
             vs.add(v);
           }
         }
-        Summaries.Spread s =
-            vs.isEmpty()
-                ? null
-                : Summaries.spread(vs.stream().mapToDouble(Double::doubleValue).toArray());
+        double[] sorted = vs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        valueLists.add(sorted);
+        Summaries.Spread s = vs.isEmpty() ? null : Summaries.spread(sorted);
         spreads.add(s);
         statuses.add(s == null ? (reps[p] == 0 ? "n/a" : status) : null);
         medians[i][p] = s == null ? Double.NaN : s.median();
@@ -160,7 +160,12 @@ final class ReportBuilder {
       for (int p = 0; p < planners.size(); p++) {
         row.add(
             new ProblemReport.Cell(
-                spreads.get(p), statuses.get(p), reps[p], failed[p], medians[i][p] == best));
+                spreads.get(p),
+                statuses.get(p),
+                reps[p],
+                failed[p],
+                medians[i][p] == best,
+                valueLists.get(p)));
       }
       cells.add(List.copyOf(row));
     }

@@ -15,8 +15,9 @@ import java.util.Set;
 
 /**
  * The single entry point of reporting: reads {@code DIR/results.csv} and writes {@code report.md},
- * {@code report.tex} and {@code report.csv} into {@code DIR}. The runner calls it at the end of
- * {@code memplan run}; {@code memplan report DIR} calls it on an existing folder.
+ * {@code report.tex} and {@code report.csv} into {@code DIR}, and the figures of {@link Plots} into
+ * {@code DIR/plots/}. The runner calls it at the end of {@code memplan run}; {@code memplan report
+ * DIR} calls it on an existing folder.
  */
 public final class Reports {
   /** The results file inside a results folder. */
@@ -28,7 +29,9 @@ public final class Reports {
   public enum Format {
     md,
     latex,
-    csv
+    csv,
+    /** PNG and SVG figures in {@code DIR/plots/}. */
+    plots
   }
 
   /**
@@ -64,6 +67,7 @@ public final class Reports {
         case md -> written.add(atomicWrite(dir.resolve("report.md"), Renderers.markdown(reports)));
         case latex -> written.add(atomicWrite(dir.resolve("report.tex"), Renderers.latex(reports)));
         case csv -> written.add(atomicWrite(dir.resolve("report.csv"), Renderers.csv(reports)));
+        case plots -> written.addAll(Plots.write(dir, reports));
       }
     }
     return List.copyOf(written);
