@@ -24,6 +24,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.BoxStyler.BoxplotCalCulationMethod;
 import org.knowm.xchart.style.Styler;
 import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.Row;
@@ -41,7 +42,8 @@ import tech.tablesaw.io.csv.CsvReadOptions;
  *       are the medians over replicates; for a higher-is-better metric the ratio is best / value.
  *   <li>{@code PROBLEM-INSTANCE-anytime}: best objective against time, from anytime.csv, one step
  *       line per run.
- *   <li>{@code PROBLEM-INSTANCE-box}: box plots over replicates, for instances with replicates.
+ *   <li>{@code PROBLEM-INSTANCE-box}: box plots over replicates (quartiles as in the tables), for
+ *       instances with replicates.
  * </ul>
  *
  * <p>Text in the SVG files is drawn as outlines (XChart renders glyphs as shapes). File names keep
@@ -179,6 +181,8 @@ public final class Plots {
             .yAxisTitle(r.metric() + " (" + r.unit() + ")")
             .build();
     style(chart.getStyler());
+    // XChart's quartile position (n-1)p+1, the definition of the tables' HF7 quartiles
+    chart.getStyler().setBoxplotCalCulationMethod(BoxplotCalCulationMethod.N_LESS_1_PLUS_1);
     for (int p = 0; p < row.size(); p++) {
       if (row.get(p).hasValue()) {
         chart.addSeries(r.planners().get(p), row.get(p).values());

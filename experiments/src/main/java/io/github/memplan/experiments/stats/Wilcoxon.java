@@ -10,7 +10,7 @@ import org.apache.commons.statistics.inference.WilcoxonSignedRankTest;
  * <p>The statistic is W+, the sum of the ranks of the positive differences {@code planner -
  * baseline}. How Commons Statistics 1.2 treats special cases (observed, and pinned by tests): zero
  * differences follow Pratt (1959): they take part in the ranking of |d| but add to neither sum;
- * with no zeros and no ties the p-value is exact (n < 50), otherwise the normal approximation with
+ * with no zeros and no ties the p-value is exact (n <= 50), otherwise the normal approximation with
  * tie correction. When every difference is zero there is nothing to test: the result has W+ = 0 and
  * p = 1.
  *
@@ -18,7 +18,7 @@ import org.apache.commons.statistics.inference.WilcoxonSignedRankTest;
  * @param zeros pairs with a zero difference
  * @param statistic W+
  * @param pValue two-sided p-value
- * @param exact whether the p-value is exact (no zeros, no ties, n < 50)
+ * @param exact whether the p-value is exact (no zeros, no ties, n <= 50)
  */
 public record Wilcoxon(int n, int zeros, double statistic, double pValue, boolean exact) {
 
@@ -40,7 +40,7 @@ public record Wilcoxon(int n, int zeros, double statistic, double pValue, boolea
       return new Wilcoxon(d.length, zeros, 0, 1, true);
     }
     WilcoxonSignedRankTest.Result r = WilcoxonSignedRankTest.withDefaults().test(d);
-    boolean exact = !r.hasZeroValues() && !r.hasTiedValues() && d.length < 50;
+    boolean exact = !r.hasZeroValues() && !r.hasTiedValues() && d.length <= 50;
     return new Wilcoxon(d.length, zeros, r.getStatistic(), r.getPValue(), exact);
   }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.memplan.core.solve.Direction;
 import java.util.List;
+import org.apache.commons.statistics.inference.PValueMethod;
+import org.apache.commons.statistics.inference.WilcoxonSignedRankTest;
 import org.junit.jupiter.api.Test;
 
 class StatsTest {
@@ -120,6 +122,27 @@ class StatsTest {
     double exact = 2.0 * atMost24 / (1 << 15);
     assertThat(w.pValue()).isCloseTo(exact, within(1e-12));
     assertThat(w.pValue()).isCloseTo(0.04126, within(0.00001));
+  }
+
+  /**
+   * Commons Statistics computes the exact distribution up to 50 pairs without ties or zeros and the
+   * normal approximation beyond: {@link Wilcoxon#exact()} says which one was used.
+   */
+  @Test
+  void wilcoxonIsExactUpTo50Pairs() {
+    for (int n : new int[] {50, 51}) {
+      double[] d = new double[n];
+      for (int i = 0; i < n; i++) {
+        d[i] = (i + 1) * (i % 3 == 0 ? -1 : 1);
+      }
+      Wilcoxon w = Wilcoxon.test(d, new double[n]);
+      PValueMethod used = n == 50 ? PValueMethod.EXACT : PValueMethod.ASYMPTOTIC;
+      PValueMethod other = n == 50 ? PValueMethod.ASYMPTOTIC : PValueMethod.EXACT;
+      WilcoxonSignedRankTest t = WilcoxonSignedRankTest.withDefaults();
+      assertThat(w.pValue()).isEqualTo(t.with(used).test(d).getPValue());
+      assertThat(w.pValue()).isNotEqualTo(t.with(other).test(d).getPValue());
+      assertThat(w.exact()).isEqualTo(n == 50);
+    }
   }
 
   @Test
