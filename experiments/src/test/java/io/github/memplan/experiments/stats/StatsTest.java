@@ -85,7 +85,7 @@ class StatsTest {
   /**
    * Holm (1979)'s step-down rule worked by hand: p = (0.01, 0.04, 0.03, 0.005) sorted is 0.005,
    * 0.01, 0.03, 0.04; times 4, 3, 2, 1 gives 0.02, 0.03, 0.06, 0.04, made monotone 0.02, 0.03,
-   * 0.06, 0.06 (R's {@code p.adjust(method = "holm")} prints the same).
+   * 0.06, 0.06.
    */
   @Test
   void holmAdjustIsStepDownAndMonotone() {
@@ -95,10 +95,11 @@ class StatsTest {
   }
 
   /**
-   * Darwin's Zea mays data as differences (crossed minus self-fertilised height, eighths of an
-   * inch; Fisher, The Design of Experiments, 1935, §17; used by Cureton 1967): two negative
-   * differences of rank 10 and 14, so W+ = 120 - 24 = 96. The exact two-sided p-value is checked
-   * against a count of all 2^15 sign patterns.
+   * Darwin's Zea mays height differences (crossed minus self-fertilised plants, as analysed in
+   * Fisher's The Design of Experiments, ch. III), the example of the README of the JavaScript
+   * stdlib's stats/wilcoxon package, after Cureton (1967), which reports W = 96 and p = 0.04126:
+   * two negative differences of rank 10 and 14, so W+ = 120 - 24 = 96. The exact two-sided p-value
+   * is also checked against a count of all 2^15 sign patterns.
    */
   @Test
   void wilcoxonExactOnDarwinData() {
