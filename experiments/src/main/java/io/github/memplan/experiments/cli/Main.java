@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
       DeviceCommand.class,
       LmemCommand.class,
       RunCommand.class,
-      MergeCommand.class
+      MergeCommand.class,
+      ReportCommand.class
     },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {
@@ -73,7 +74,8 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "no command given (list, zoo, gmem, dsa, device, run or merge)");
+        spec.commandLine(),
+        "no command given (list, zoo, gmem, dsa, device, lmem, group, run, merge or report)");
   }
 
   /** A failure whose message is meant for the user as it is (one line, no stack trace). */

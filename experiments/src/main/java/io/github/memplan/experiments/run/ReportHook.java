@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.run;
 
+import io.github.memplan.experiments.report.Reports;
 import io.github.memplan.experiments.suite.Suite;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,8 +16,16 @@ public interface ReportHook {
   /** Writes no report. */
   ReportHook NONE = (suiteName, dir, out) -> {};
 
-  /** The hook the CLI calls; reports are wired here. */
-  ReportHook DEFAULT = NONE;
+  /**
+   * The hook the CLI calls: {@link Reports#write} with its defaults (report.md, report.tex,
+   * report.csv and plots), each file written named on {@code out}.
+   */
+  ReportHook DEFAULT =
+      (suiteName, dir, out) -> {
+        for (Path p : Reports.write(dir, Reports.Options.defaults())) {
+          out.println("report:   " + p);
+        }
+      };
 
   /**
    * Writes the reports of the results in {@code dir}.
