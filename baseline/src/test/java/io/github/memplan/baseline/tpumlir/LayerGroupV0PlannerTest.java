@@ -22,14 +22,16 @@ import io.github.memplan.core.solve.Status;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** tpumlir-v0 on hand-worked chains, packed by the {@code test-stack} double (sum of buffers). */
+/**
+ * tpumlir-v0 on hand-worked chains, packed by the {@code test-lmem-stack} double (sum of buffers).
+ */
 class LayerGroupV0PlannerTest {
 
   private static Outcome<Grouping> plan(Graph g, String chip) {
     var provider = Planners.<GroupProblem, Grouping>get("tpumlir-v0", GroupProblem.class);
     GroupProblem p = GroupProblem.of(g, Chips.get(chip), GroupOptions.DEFAULT);
     Outcome<Grouping> o =
-        provider.create(Map.of("lmem", "test-stack")).solve(p, SolveContext.unlimited());
+        provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
     assertThat(o.status()).isEqualTo(Status.FEASIBLE);
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
     return o;
@@ -85,6 +87,22 @@ class LayerGroupV0PlannerTest {
             org.assertj.core.groups.Tuple.tuple(0, 1), org.assertj.core.groups.Tuple.tuple(3, 4));
     assertThat(g.globalOps()).containsExactly(2);
     assertThat(g.groups()).allSatisfy(x -> assertThat(x.secs()).isEqualTo(ShapeSecs.ONE));
+  }
+
+  @Test
+  void withV0sOwnLmemPackingReuseLetsThreeHSlicesFit() {
+    // lmem-v0 reuses the space of dead buffers: x lives in rows 0-1, conv 1-2, relu 2-3, w held.
+    // hsecs 2: row 1 holds x 132096 + conv 131072 + w 2304 = 265472 > 262144
+    // hsecs 3: row 1 holds x 90112 + conv 88064 + w 2304 = 180480, row 2 conv + relu + w = 178432
+    var provider = Planners.<GroupProblem, Grouping>get("tpumlir-v0", GroupProblem.class);
+    GroupProblem p =
+        GroupProblem.of(convRelu(256, false), Chips.get("bm1684x"), GroupOptions.DEFAULT);
+    Outcome<Grouping> o = provider.create(Map.of()).solve(p, SolveContext.unlimited());
+    assertThat(o.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+    assertThat(o.solution().groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.secs()).isEqualTo(ShapeSecs.nh(1, 3)));
   }
 
   @Test

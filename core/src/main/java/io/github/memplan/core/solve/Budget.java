@@ -47,6 +47,13 @@ public final class Budget {
     return new Budget(null, Long.MAX_VALUE);
   }
 
+  /** An unlimited budget already cancelled: for tests of how planners stop. */
+  public static Budget cancelledNow() {
+    Budget b = unlimited();
+    b.cancel();
+    return b;
+  }
+
   /** A deadline {@code limit} from now, no step cap. */
   public static Budget of(Duration limit) {
     return new Budget(limit, Long.MAX_VALUE);

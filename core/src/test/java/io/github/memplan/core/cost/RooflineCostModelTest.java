@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupFixtures;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.V0Timesteps;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,24 +20,9 @@ class RooflineCostModelTest {
   private final Chip chip = Chips.get("bm1684x");
   private final RooflineCostModel model = new RooflineCostModel();
 
-  private static Graph convRelu() {
-    Graph.Builder b = Graph.builder("convrelu");
-    b.input("x", DType.F32, 1, 8, 8, 8);
-    b.weight("w", DType.F32, 8, 8, 3, 3);
-    b.op(
-        "conv",
-        OpKind.CONV,
-        Attributes.builder().put("kernel_shape", 3, 3).put("pads", 1, 1, 1, 1).build(),
-        "x",
-        "w");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
-    b.output("relu");
-    return b.build();
-  }
-
   @Test
   void globalOpsAreTheRooflineOfComputeAndTheirFullTraffic() {
-    Graph g = convRelu();
+    Graph g = GroupFixtures.convRelu();
     assertThat(RooflineCostModel.assumptions(chip)).contains("DDR bandwidth assumed 64");
     // conv: 512 outputs x 72 MACs / 1024 = 36 cycles; 2048 + 2304 + 2048 bytes = 100 cycles
     assertThat(model.globalOp(g, g.op("conv"), chip)).isEqualTo(new GroupCost(100, 6400));
@@ -50,7 +33,7 @@ class RooflineCostModelTest {
 
   @Test
   void aGroupPaysPerRowMaxWithTheHeldWeightOnce() {
-    Graph g = convRelu();
+    Graph g = GroupFixtures.convRelu();
     var b =
         (GroupCandidate.Built)
             GroupCandidate.build(

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.ExhaustedBudgets;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import io.github.memplan.core.solve.Violation;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -278,31 +278,22 @@ public abstract class DsaPlannerContract {
     return out;
   }
 
-  private void checkExhausted(Supplier<Budget> budgets) {
-    for (DsaInstance inst : budgetInstances()) {
-      Outcome<DsaSolution> out;
-      try {
-        out = planner().solve(inst, SolveContext.of(RUN_SEED, budgets.get()));
-      } catch (RuntimeException e) {
-        throw new AssertionError(
-            "the planner threw on '" + inst.name() + "' under an exhausted budget", e);
-      }
-      assertBudgetRespected(inst, out);
-    }
+  private void checkExhausted(Supplier<Budget> budget) {
+    ExhaustedBudgets.check(
+        budgetInstances(),
+        budget,
+        (inst, ctx) -> planner().solve(inst, ctx),
+        DsaPlannerContract::assertBudgetRespected,
+        RUN_SEED);
   }
 
   @Test
   public void cancelledBudget() {
-    checkExhausted(
-        () -> {
-          Budget b = Budget.unlimited();
-          b.cancel();
-          return b;
-        });
+    checkExhausted(ExhaustedBudgets.KINDS.get(0));
   }
 
   @Test
   public void zeroDurationBudget() {
-    checkExhausted(() -> Budget.of(Duration.ZERO));
+    checkExhausted(ExhaustedBudgets.KINDS.get(1));
   }
 }

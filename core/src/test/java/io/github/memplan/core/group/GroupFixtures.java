@@ -5,10 +5,10 @@ import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 
 /** Small hand-worked graphs for the grouping tests. */
-final class GroupFixtures {
+public final class GroupFixtures {
   private GroupFixtures() {}
 
-  static Attributes conv3x3(long stride) {
+  public static Attributes conv3x3(long stride) {
     return Attributes.builder()
         .put("kernel_shape", 3, 3)
         .put("strides", stride, stride)
@@ -17,7 +17,7 @@ final class GroupFixtures {
   }
 
   /** x[1,8,32,32] → conv1 3x3/s2/p1 → [1,8,16,16] → conv2 3x3/s2/p1 → [1,8,8,8]. */
-  static Graph convStackS2() {
+  public static Graph convStackS2() {
     Graph.Builder b = Graph.builder("stack");
     b.input("x", DType.F32, 1, 8, 32, 32);
     b.weight("w1", DType.F32, 8, 8, 3, 3);
@@ -29,7 +29,7 @@ final class GroupFixtures {
   }
 
   /** x[1,8,8,8] → conv 3x3/s1/p1 → relu. */
-  static Graph convRelu() {
+  public static Graph convRelu() {
     Graph.Builder b = Graph.builder("convrelu");
     b.input("x", DType.F32, 1, 8, 8, 8);
     b.weight("w", DType.F32, 8, 8, 3, 3);

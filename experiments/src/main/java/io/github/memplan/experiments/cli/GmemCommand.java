@@ -30,15 +30,7 @@ import picocli.CommandLine.Spec;
 final class GmemCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--model", paramLabel = "NAME", required = true, description = ModelArg.HELP)
-  String model;
-
-  @Option(
-      names = "--chip",
-      paramLabel = "CHIP",
-      defaultValue = Chips.DEFAULT,
-      description = "The chip (see 'memplan list chips'; default: ${DEFAULT-VALUE}).")
-  String chip;
+  @Mixin ModelChipOptions target;
 
   @Option(
       names = "--inputs-die",
@@ -56,8 +48,8 @@ final class GmemCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
-    ModelProvider provider = ModelArg.resolve(model, inputs.specs);
-    Chip c = Chips.get(chip);
+    ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
+    Chip c = Chips.get(target.chip);
     Graph graph = provider.build();
     GmemProblem problem =
         GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));

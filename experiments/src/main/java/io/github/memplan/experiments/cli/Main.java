@@ -36,8 +36,10 @@ import picocli.CommandLine.Spec;
       ListCommand.class,
       ZooCommand.class,
       GmemCommand.class,
+      GroupCommand.class,
       DsaCommand.class,
-      DeviceCommand.class
+      DeviceCommand.class,
+      LmemCommand.class
     },
     usageHelpAutoWidth = true)
 public final class Main implements Callable<Integer> {

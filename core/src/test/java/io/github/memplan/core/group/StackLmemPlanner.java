@@ -1,4 +1,4 @@
-package io.github.memplan.baseline.tpumlir;
+package io.github.memplan.core.group;
 
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
@@ -11,9 +11,9 @@ import io.github.memplan.core.solve.SolveContext;
 import java.util.OptionalLong;
 
 /**
- * Test double {@code test-stack}: every buffer at its own EU-aligned address, one after another,
- * never reusing space; infeasible when the sum does not fit. Hand-computable, so grouping tests do
- * not depend on a real allocator.
+ * Test double {@code test-lmem-stack}: every buffer at its own EU-aligned address, one after
+ * another, never reusing space; infeasible when the sum does not fit. Hand-computable, so grouping
+ * tests do not depend on a real allocator.
  */
 public final class StackLmemPlanner implements Planner<LmemInstance, LmemSolution> {
   @Override
@@ -31,11 +31,11 @@ public final class StackLmemPlanner implements Planner<LmemInstance, LmemSolutio
     return Outcome.feasible(new LmemSolution(a), OptionalLong.empty());
   }
 
-  /** Registers it as {@code test-stack}. */
+  /** Registers it as {@code test-lmem-stack}. */
   public static final class Provider implements PlannerProvider<LmemInstance, LmemSolution> {
     @Override
     public String id() {
-      return "test-stack";
+      return "test-lmem-stack";
     }
 
     @Override

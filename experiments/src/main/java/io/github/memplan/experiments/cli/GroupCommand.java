@@ -1,0 +1,209 @@
+package io.github.memplan.experiments.cli;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.cost.GroupCost;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemBanks;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Violation;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code memplan group}: a model's layer grouping on a chip, with its estimated cost. */
+@Command(
+    name = "group",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Group a model's ops into layer groups (TPU-MLIR LayerGroup) with a grouping planner, and"
+          + " print each group (op range, secs, LMEM use, bank conflicts, cycles, DDR bytes) and"
+          + " totals beside the ungrouped model's.",
+      "The grouping is checked by the grouping validator before anything about it is printed."
+          + " Cycles and DDR bytes come from the roofline cost model (core.cost)."
+    },
+    footer = {
+      "",
+      "Example:",
+      "  memplan group --model resnet18 --chip bm1684x --planner tpumlir-v0 --json"
+    })
+final class GroupCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin ModelChipOptions target;
+
+  @Option(
+      names = "--no-h2-rule",
+      description = "Turn off the doc's h/2 overlap rule (today's TPU-MLIR has it off).")
+  boolean noH2Rule;
+
+  @Mixin PlanOptions opts;
+
+  @Mixin InputShapes inputs;
+
+  @Override
+  public Integer call() {
+    if (opts.planner == null) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
+    }
+    if (opts.out != null) {
+      throw new ParameterException(spec.commandLine(), "--out does not apply to 'group'");
+    }
+    String planner = opts.planner;
+    Map<String, String> params = opts.params();
+    boolean json = opts.json;
+    ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
+    Chip c = Chips.get(target.chip);
+    Graph graph = provider.build();
+    GroupProblem problem =
+        GroupProblem.of(graph, c, new GroupOptions(!noH2Rule, GroupOptions.Objective.CYCLES));
+    PlannerProvider<GroupProblem, Grouping> pp = Planners.get(planner, GroupProblem.class);
+    Outcome<Grouping> o =
+        pp.create(params)
+            .solve(
+                problem,
+                SolveContext.of(
+                    opts.seed,
+                    opts.timeLimit == null ? Budget.unlimited() : Budget.of(opts.timeLimit)));
+    PrintWriter err = spec.commandLine().getErr();
+    if (!o.status().hasSolution()) {
+      err.println(
+          "memplan: " + planner + " on " + problem.name() + ": " + o.status() + " " + o.message());
+      return Main.FAILED;
+    }
+    Grouping g = o.solution();
+    List<Violation> v = new GroupingValidator().validate(problem, g);
+    if (!v.isEmpty()) {
+      err.println(
+          "memplan: "
+              + planner
+              + " returned an invalid grouping: "
+              + v.get(0)
+              + " ("
+              + v.size()
+              + " violations)");
+      return Main.FAILED;
+    }
+    RooflineCostModel cost = new RooflineCostModel();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    List<String> text = new ArrayList<>();
+    text.add(
+        String.format(
+            "%-5s %-11s %-5s %-9s %-19s %-6s %-12s %s",
+            "group", "ops", "#ops", "secs n/h", "LMEM used/avail", "bank", "cycles", "DDR bytes"));
+    for (int k = 0; k < g.groups().size(); k++) {
+      Group grp = g.groups().get(k);
+      List<Op> ops = g.ops(graph, grp);
+      GroupCost gc = cost.group(graph, ops, c, grp.secs(), grp.slices(), grp.timesteps());
+      LmemInstance li = grp.timesteps().lmem();
+      long used = grp.lmem().peak(li);
+      int conflicts = LmemBanks.report(li, grp.lmem()).conflictCount();
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("first", grp.first());
+      row.put("last", grp.last());
+      row.put("firstOp", ops.get(0).name());
+      row.put("lastOp", ops.get(ops.size() - 1).name());
+      row.put("ops", grp.size());
+      row.put("nsecs", grp.secs().nsecs());
+      row.put("hsecs", grp.secs().hsecs());
+      row.put("lmemUsedBytes", used);
+      row.put("lmemAvailableBytes", li.capacity());
+      row.put("bankConflicts", conflicts);
+      row.put("cycles", gc.cycles());
+      row.put("ddrBytes", gc.ddrBytes());
+      rows.add(row);
+      text.add(
+          String.format(
+              "%-5d %-11s %-5d %-9s %-19s %-6d %-12d %d",
+              k,
+              grp.first() + ".." + grp.last(),
+              grp.size(),
+              grp.secs().nsecs() + "/" + grp.secs().hsecs(),
+              used + "/" + li.capacity(),
+              conflicts,
+              gc.cycles(),
+              gc.ddrBytes()));
+    }
+    GroupCost total = cost.model(graph, c, g);
+    GroupCost ungrouped = cost.ungrouped(graph, problem.order(), c);
+    Report r = new Report();
+    r.add("model", "model", provider.name(), provider.name());
+    r.add("chip", "chip", c.name(), c.name());
+    r.add("planner", "planner", planner, planner + (params.isEmpty() ? "" : " " + params));
+    r.json("params", params);
+    r.add("h2Rule", "h/2 rule", !noH2Rule, noH2Rule ? "off" : "on");
+    r.add(
+        "status",
+        "status",
+        o.status().toString(),
+        o.status() + (o.message().isEmpty() ? "" : " (" + o.message() + ")"));
+    String assumed = RooflineCostModel.assumptions(c);
+    r.add(
+        "costAssumptions",
+        "cost model",
+        assumed,
+        assumed.isEmpty() ? "chip table values" : assumed);
+    r.json("groups", rows);
+    Map<String, Object> totals = new LinkedHashMap<>();
+    totals.put("cycles", total.cycles());
+    totals.put("ddrBytes", total.ddrBytes());
+    totals.put("groups", g.groups().size());
+    totals.put("globalOps", g.globalOps().size());
+    totals.put("ops", g.order().size());
+    r.json("totals", totals);
+    Map<String, Object> base = new LinkedHashMap<>();
+    base.put("cycles", ungrouped.cycles());
+    base.put("ddrBytes", ungrouped.ddrBytes());
+    r.json("ungrouped", base);
+    if (!json) {
+      r.add(
+          "totalsText",
+          "grouped",
+          null,
+          total.cycles()
+              + " cycles, "
+              + PlanRun.bytes(total.ddrBytes())
+              + " DDR, "
+              + g.groups().size()
+              + " groups, "
+              + g.globalOps().size()
+              + " of "
+              + g.order().size()
+              + " ops global");
+      r.add(
+          "ungroupedText",
+          "ungrouped",
+          null,
+          ungrouped.cycles() + " cycles, " + PlanRun.bytes(ungrouped.ddrBytes()) + " DDR");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json) {
+      text.forEach(out::println);
+      out.println();
+    }
+    r.print(out, json);
+    return Main.OK;
+  }
+}

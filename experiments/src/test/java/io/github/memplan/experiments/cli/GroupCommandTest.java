@@ -1,0 +1,62 @@
+package io.github.memplan.experiments.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code memplan group} on {@code test-tiny} (conv, relu, reshape, matmul; fp32) on bm1684x, LMEM
+ * packed by the {@code test-lmem-stack} double. Hand-computed roofline: 1024 f32 MACs per cycle,
+ * GDMA ceil(bytes / 64) cycles (DDR assumed 64 GB/s).
+ */
+class GroupCommandTest {
+
+  private static MainTest.Run tiny(String... more) {
+    String[] args = {
+      "group", "--model", "test-tiny", "--planner", "tpumlir-v0", "--param", "lmem=test-lmem-stack"
+    };
+    String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return MainTest.run(all);
+  }
+
+  @Test
+  void groupsConvReluAndCostsItBesideTheUngroupedModel() throws IOException {
+    MainTest.Run r = tiny("--json");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.code()).isZero();
+    JsonNode j = r.json();
+    JsonNode g = j.get("groups").get(0);
+    assertThat(g.get("firstOp").asText()).isEqualTo("conv");
+    assertThat(g.get("lastOp").asText()).isEqualTo("relu");
+    assertThat(g.get("hsecs").asInt()).isEqualTo(1);
+    // row 0 loads x 1024 B + w 576 B + b 16 B: 26 | conv 9216 MACs: 9 | relu: 1 | store 1024 B: 16
+    assertThat(g.get("cycles").asLong()).isEqualTo(52);
+    assertThat(g.get("ddrBytes").asLong()).isEqualTo(2640);
+    // + reshape (2048 B: 32) + matmul (1024 + 10240 + 40 B: 177)
+    assertThat(j.get("totals").get("cycles").asLong()).isEqualTo(52 + 32 + 177);
+    assertThat(j.get("totals").get("ddrBytes").asLong()).isEqualTo(2640 + 2048 + 11304);
+    assertThat(j.get("totals").get("globalOps").asInt()).isEqualTo(2);
+    // ungrouped: conv 2640 B (42) + relu 2048 B (32) + reshape 32 + matmul 177
+    assertThat(j.get("ungrouped").get("cycles").asLong()).isEqualTo(42 + 32 + 32 + 177);
+    assertThat(j.get("ungrouped").get("ddrBytes").asLong()).isEqualTo(2640 + 2048 + 2048 + 11304);
+    assertThat(j.get("costAssumptions").asText()).contains("DDR bandwidth assumed");
+  }
+
+  @Test
+  void textTableListsTheGroup() {
+    MainTest.Run r = tiny();
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("0..1", "grouped", "ungrouped", "2 of 4 ops global");
+  }
+
+  @Test
+  void anUnknownParameterFailsNamingThePlanner() {
+    MainTest.Run r =
+        MainTest.run("group", "--model", "test-tiny", "--planner", "tpumlir-v0", "--param", "x=1");
+    assertThat(r.code()).isEqualTo(Main.FAILED);
+    assertThat(r.err()).contains("tpumlir-v0", "'x'");
+  }
+}
