@@ -12,6 +12,7 @@ import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.StackLmemPlanner;
 import io.github.memplan.core.group.TodayTimesteps;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
@@ -28,7 +29,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * tpumlir-greedy and tpumlir-dp on hand-worked chains, packed by the {@code test-stack} double
+ * tpumlir-greedy and tpumlir-dp on hand-worked chains, packed by the {@code test-lmem-stack} double
  * (every buffer stacked, so a group fits when the sum of its buffers fits a 256 KiB bm1684x lane).
  */
 class LayerGroupTodayPlannerTest {
@@ -39,7 +40,7 @@ class LayerGroupTodayPlannerTest {
     GroupProblem p =
         GroupProblem.of(g, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
     Outcome<Grouping> o =
-        provider.create(Map.of("lmem", "test-stack")).solve(p, SolveContext.unlimited());
+        provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
     assertThat(o.status()).isEqualTo(Status.FEASIBLE);
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
     return o;
@@ -123,7 +124,7 @@ class LayerGroupTodayPlannerTest {
         GroupProblem.of(graph, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
     RooflineCostModel model = new RooflineCostModel();
     ShapeSecsSearch search =
-        new ShapeSecsSearch(new StackLmemPlanner(), "test-stack", model, new TodayTimesteps());
+        new ShapeSecsSearch(new StackLmemPlanner(), "test-lmem-stack", model, new TodayTimesteps());
     List<Op> order = p.order();
     int n = order.size();
     assertThat(n).isEqualTo(5);
