@@ -23,13 +23,11 @@ import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
-import io.github.memplan.core.solve.Violation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -112,18 +110,12 @@ public final class LayerGroupV0Planner implements Planner<GroupProblem, Grouping
       }
     }
     Grouping grouping = new Grouping(Grouping.names(order), rules, method.id(), found);
-    List<Violation> v = new GroupingValidator().validate(p, grouping);
-    if (!v.isEmpty()) {
-      return Outcome.error("tpumlir-v0 produced an invalid grouping: " + v.get(0));
-    }
-    Outcome<Grouping> out =
-        Outcome.feasible(grouping, OptionalLong.empty())
-            .withStats(
-                Map.of(
-                    "groups", found.size(),
-                    "global-ops", grouping.globalOps().size(),
-                    "tries", tries[0]));
-    return outOfBudget ? out.withMessage("budget ran out; ops not yet visited stay global") : out;
+    return GroupingOutcomes.validated(
+        "tpumlir-v0",
+        p,
+        grouping,
+        Map.of("tries", tries[0]),
+        outOfBudget ? "budget ran out; ops not yet visited stay global" : null);
   }
 
   private Optional<Group> createGroup(

@@ -2,15 +2,11 @@ package io.github.memplan.baseline.tpumlir;
 
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
-import io.github.memplan.core.lmem.LmemInstance;
-import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
-import io.github.memplan.core.solve.Planners;
 import java.util.List;
-import java.util.Map;
 
 /** Registers {@link LayerGroupV0Planner} as {@code tpumlir-v0}. */
 public final class LayerGroupV0PlannerProvider implements PlannerProvider<GroupProblem, Grouping> {
@@ -38,14 +34,12 @@ public final class LayerGroupV0PlannerProvider implements PlannerProvider<GroupP
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(
-        new Parameter("lmem", "id of the LmemInstance planner that packs each group", "lmem-v0"));
+    return List.of(GroupingOutcomes.lmemParameter("lmem-v0"));
   }
 
   @Override
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
     String id = config.string("lmem");
-    PlannerProvider<LmemInstance, LmemSolution> p = Planners.get(id, LmemInstance.class);
-    return new LayerGroupV0Planner(p.create(Map.of()), id);
+    return new LayerGroupV0Planner(GroupingOutcomes.lmemPlanner(id), id);
   }
 }

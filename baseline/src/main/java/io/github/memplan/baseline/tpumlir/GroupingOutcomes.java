@@ -1,0 +1,58 @@
+package io.github.memplan.baseline.tpumlir;
+
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Parameter;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.Violation;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/** What the layer-group planners share: the {@code lmem} parameter and the validated outcome. */
+final class GroupingOutcomes {
+  private GroupingOutcomes() {}
+
+  /** The {@code lmem} parameter with its default. */
+  static Parameter lmemParameter(String defaultId) {
+    return new Parameter("lmem", "id of the LmemInstance planner that packs each group", defaultId);
+  }
+
+  /** The LMEM planner named {@code id}, with its default parameters. */
+  static Planner<LmemInstance, LmemSolution> lmemPlanner(String id) {
+    PlannerProvider<LmemInstance, LmemSolution> provider = Planners.get(id, LmemInstance.class);
+    return provider.create(Map.of());
+  }
+
+  /**
+   * {@code grouping} checked by {@link GroupingValidator}: FEASIBLE with the stats (and the groups
+   * and global-op counts), or ERROR naming {@code planner} and the first violation.
+   *
+   * @param budgetNote message when the budget ran out, else {@code null}
+   */
+  static Outcome<Grouping> validated(
+      String planner,
+      GroupProblem p,
+      Grouping grouping,
+      Map<String, ? extends Number> stats,
+      String budgetNote) {
+    List<Violation> v = new GroupingValidator().validate(p, grouping);
+    if (!v.isEmpty()) {
+      return Outcome.error(planner + " produced an invalid grouping: " + v.get(0));
+    }
+    Outcome<Grouping> out =
+        Outcome.feasible(grouping, OptionalLong.empty())
+            .withStats(
+                Map.of(
+                    "groups", grouping.groups().size(),
+                    "global-ops", grouping.globalOps().size()))
+            .withStats(stats);
+    return budgetNote != null ? out.withMessage(budgetNote) : out;
+  }
+}

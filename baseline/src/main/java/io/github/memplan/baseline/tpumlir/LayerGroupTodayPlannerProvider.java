@@ -1,0 +1,79 @@
+package io.github.memplan.baseline.tpumlir;
+
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.solve.Parameter;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.PlannerConfig;
+import io.github.memplan.core.solve.PlannerProvider;
+import java.util.List;
+
+/**
+ * Registers {@link LayerGroupTodayPlanner} as {@code tpumlir-greedy} ({@link Greedy}, opt=1) and
+ * {@code tpumlir-dp} ({@link Dp}, opt=2).
+ */
+public abstract sealed class LayerGroupTodayPlannerProvider
+    implements PlannerProvider<GroupProblem, Grouping> {
+
+  private final LayerGroupTodayPlanner.Mode mode;
+
+  LayerGroupTodayPlannerProvider(LayerGroupTodayPlanner.Mode mode) {
+    this.mode = mode;
+  }
+
+  /** {@code tpumlir-greedy}. */
+  public static final class Greedy extends LayerGroupTodayPlannerProvider {
+    public Greedy() {
+      super(LayerGroupTodayPlanner.Mode.GREEDY);
+    }
+  }
+
+  /** {@code tpumlir-dp}. */
+  public static final class Dp extends LayerGroupTodayPlannerProvider {
+    public Dp() {
+      super(LayerGroupTodayPlanner.Mode.DP);
+    }
+  }
+
+  @Override
+  public String id() {
+    return mode == LayerGroupTodayPlanner.Mode.GREEDY ? "tpumlir-greedy" : "tpumlir-dp";
+  }
+
+  @Override
+  public String description() {
+    return (mode == LayerGroupTodayPlanner.Mode.GREEDY
+            ? "TPU-MLIR's current LayerGroup, opt=1: longest valid group from the tail"
+            : "TPU-MLIR's current LayerGroup, opt=2: interval DP over each base group")
+        + "; shape-secs quick search (N, then H/W), today's slicing and 3-stage pipelined"
+        + " timesteps, roofline cost model, LMEM packed by an LmemInstance planner.";
+  }
+
+  @Override
+  public String citation() {
+    return "TPU-MLIR GroupMethod.cpp "
+        + (mode == LayerGroupTodayPlanner.Mode.GREEDY
+            ? "simple_layer_group"
+            : "dynamic_programming_layer_group_with_cluster")
+        + ", LmemAllocator.cpp, TimeStepMethod.cpp/SwPipeline.cpp (reference/tpu-mlir.md"
+        + " §2.3-2.8)";
+  }
+
+  @Override
+  public Class<GroupProblem> instanceType() {
+    return GroupProblem.class;
+  }
+
+  @Override
+  public List<Parameter> parameters() {
+    return List.of(GroupingOutcomes.lmemParameter("lmem-tpumlir"));
+  }
+
+  @Override
+  public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
+    String id = config.string("lmem");
+    return new LayerGroupTodayPlanner(
+        mode, GroupingOutcomes.lmemPlanner(id), id, new RooflineCostModel());
+  }
+}

@@ -1,0 +1,278 @@
+package io.github.memplan.baseline.tpumlir;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.CostModel;
+import io.github.memplan.core.cost.GroupCost;
+import io.github.memplan.core.group.Axis;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.Nchw;
+import io.github.memplan.core.group.OpSemantics;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.Slicing;
+import io.github.memplan.core.group.TimestepMethod;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.Tensor;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.LmemValidator;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * TPU-MLIR's shape-secs quick search for one candidate group ({@code
+ * LmemAllocator::assignLmemAddrWithSecs} with {@code sc_method_quick_search}, {@code
+ * get_group_max_secs}, {@code init_group_data_secs}, {@code update_shape_secs}, {@code
+ * assign_dhwsecs}; {@code reference/tpu-mlir.md} §2.5, §2.6):
+ *
+ * <pre>
+ * max: nsecs = min ceil(n / n_align) over op outputs (1 if an op refuses N split); csecs = 1;
+ *      hsecs = min h (1 if an op refuses H); wsecs = min w on the BM1684X family when W may be
+ *      split and w · dtype_bytes > DMA_ALGN_BYTES, else 1
+ * init (per op): secs = ceil((in0 + out0 + scratch + other operands (weights whole) + other
+ *      results) / LMEM_BYTES); nsecs = max(nsecs, min(secs, max n)); secs = ceil(secs / nsecs);
+ *      hsecs = max(hsecs, secs); above max h: wsecs = ceil(hsecs / max h), hsecs = max h;
+ *      invalid when wsecs > max w
+ * up to 20 tries while secs <= max: slice + timesteps + LMEM allocation;
+ *      valid: stop with this (first valid) secs; slicing fails: the group is invalid;
+ *      LMEM fails: nsecs to the next value shrinking ceil(n / nsecs), else dhw += 1 and
+ *      assign_dhwsecs(dhw): (h, w = ceil(dhw / h)) minimising (h-1) + (w-1)·Σh/Σw over the group
+ *      outputs, w <= max w, every w slice >= 256 bytes when dhw < max h
+ * </pre>
+ *
+ * The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer is checked by
+ * {@link LmemValidator}. The cost is the given {@link CostModel}'s.
+ *
+ * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
+ * and D does not exist; {@code group_by_cores} is not applied; strategies 1 and 2 ("search better")
+ * are not implemented; N in {@code update_shape_secs} and the W-slice check use the group output
+ * with the largest N (resp. the smallest w).
+ */
+final class ShapeSecsSearch {
+  /** {@code MAX_TRY_NUM} of LgConfig. */
+  static final int MAX_TRY_NUM = 20;
+
+  private final Planner<LmemInstance, LmemSolution> lmem;
+  private final String lmemId;
+  private final CostModel costModel;
+  private final TimestepMethod method;
+
+  /** A valid group with its cost. */
+  record Found(Group group, GroupCost cost) {}
+
+  ShapeSecsSearch(
+      Planner<LmemInstance, LmemSolution> lmem,
+      String lmemId,
+      CostModel costModel,
+      TimestepMethod method) {
+    this.lmem = lmem;
+    this.lmemId = lmemId;
+    this.costModel = costModel;
+    this.method = method;
+  }
+
+  /** {@code max_*secs}. */
+  static ShapeSecs maxSecs(Graph graph, List<Op> ops, Chip chip) {
+    long n = Long.MAX_VALUE;
+    long h = Long.MAX_VALUE;
+    long w = Long.MAX_VALUE;
+    boolean splitW = OpSemantics.bm1684xFamily(chip);
+    for (Op op : ops) {
+      for (String out : op.outputs()) {
+        Tensor t = graph.tensor(out);
+        Nchw s = Nchw.of(t.shape());
+        n =
+            Math.min(
+                n,
+                OpSemantics.allowSplit(graph, op, Axis.N)
+                    ? ceilDiv(s.n(), Slicing.nAlign(graph, out, chip))
+                    : 1);
+        h = Math.min(h, OpSemantics.allowSplit(graph, op, Axis.H) ? s.h() : 1);
+        boolean wOk =
+            splitW
+                && OpSemantics.allowSplit(graph, op, Axis.W)
+                && t.dtype().bytes(s.w()) > chip.dmaAlignBytes();
+        w = Math.min(w, wOk ? s.w() : 1);
+      }
+    }
+    return new ShapeSecs(clamp(n), 1, clamp(h), clamp(w));
+  }
+
+  /** {@code init_group_data_secs}; empty when one op does not fit even at the maximum split. */
+  static Optional<ShapeSecs> initialSecs(Graph graph, List<Op> ops, Chip chip, ShapeSecs max) {
+    long nsecs = 1;
+    long hsecs = 1;
+    long wsecs = 1;
+    for (Op op : ops) {
+      long total = 0;
+      for (String in : op.inputs()) {
+        if (in.isEmpty()) {
+          continue;
+        }
+        total +=
+            GroupIo.isActivation(graph, in)
+                ? whole(graph, chip, in)
+                : OpSemantics.weightLmemBytes(graph, op, in, chip);
+      }
+      for (String out : op.outputs()) {
+        total += whole(graph, chip, out);
+      }
+      total +=
+          OpSemantics.scratchBytes(
+              graph,
+              op,
+              chip,
+              Nchw.of(graph.tensor(op.inputs().get(0)).shape()),
+              Nchw.of(graph.tensor(op.outputs().get(0)).shape()));
+      long secs = ceilDiv(total, chip.lmemBytesPerLane());
+      nsecs = Math.max(nsecs, Math.min(secs, max.nsecs()));
+      secs = ceilDiv(secs, nsecs);
+      hsecs = Math.max(hsecs, secs);
+    }
+    if (hsecs > max.hsecs()) {
+      wsecs = ceilDiv(hsecs, max.hsecs());
+      hsecs = max.hsecs();
+      if (wsecs > max.wsecs()) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new ShapeSecs((int) nsecs, 1, (int) hsecs, (int) wsecs));
+  }
+
+  /**
+   * The quick search on {@code ops} ({@code first..last} of the order); empty when the group is
+   * invalid.
+   *
+   * @param tries incremented once per secs tried
+   */
+  Optional<Found> search(
+      String name,
+      Graph graph,
+      List<Op> ops,
+      int first,
+      int last,
+      Chip chip,
+      SliceRules rules,
+      long[] tries,
+      SolveContext ctx) {
+    ShapeSecs max = maxSecs(graph, ops, chip);
+    Optional<ShapeSecs> init = initialSecs(graph, ops, chip, max);
+    if (init.isEmpty()) {
+      return Optional.empty();
+    }
+    ShapeSecs secs = init.get();
+    GroupIo io = GroupIo.of(graph, ops);
+    int dhw = secs.hsecs() * secs.wsecs();
+    for (int t = 0; t < MAX_TRY_NUM && secs != null && within(secs, max); t++) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      tries[0]++;
+      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
+      if (c instanceof GroupCandidate.Rejected) {
+        return Optional.empty(); // TIMESTEP_INVALID: backward slicing failed
+      }
+      GroupCandidate.Built b = (GroupCandidate.Built) c;
+      LmemInstance inst = b.timesteps().lmem();
+      Outcome<LmemSolution> o = lmem.solve(inst, ctx);
+      if (o.status() == Status.ERROR) {
+        throw new IllegalStateException(
+            "LMEM planner '" + lmemId + "' failed on " + name + ": " + o.message());
+      }
+      if (o.status().hasSolution() && new LmemValidator().isValid(inst, o.solution())) {
+        var slices = b.slices().slices();
+        GroupCost cost = costModel.group(graph, ops, chip, secs, slices, b.timesteps());
+        return Optional.of(
+            new Found(new Group(first, last, secs, slices, b.timesteps(), o.solution()), cost));
+      }
+      // LMEM_INVALID: update_shape_secs
+      if (secs.nsecs() < max.nsecs()) {
+        int n = nextN(graph, io, secs.nsecs(), max.nsecs(), chip);
+        secs = new ShapeSecs(n, secs.csecs(), secs.hsecs(), secs.wsecs());
+      } else {
+        dhw++;
+        secs = assignDhw(graph, io, secs.nsecs(), dhw, max);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The next nsecs that strictly shrinks {@code ceil(n / nsecs)} (capped at the maximum). */
+  private static int nextN(Graph graph, GroupIo io, int nsecs, int maxN, Chip chip) {
+    long n = 1;
+    for (String out : io.outputs()) {
+      n =
+          Math.max(
+              n, ceilDiv(Nchw.of(graph.tensor(out).shape()).n(), Slicing.nAlign(graph, out, chip)));
+    }
+    long now = ceilDiv(n, nsecs);
+    int next = nsecs + 1;
+    while (next < maxN && ceilDiv(n, next) >= now) {
+      next++;
+    }
+    return Math.min(next, maxN);
+  }
+
+  /** {@code assign_dhwsecs}, 2-D case; {@code null} when no (h, w) pair is allowed. */
+  static ShapeSecs assignDhw(Graph graph, GroupIo io, int nsecs, int dhw, ShapeSecs max) {
+    double sumH = 0;
+    double sumW = 0;
+    long minWBytes = Long.MAX_VALUE;
+    long minW = Long.MAX_VALUE;
+    for (String out : io.outputs()) {
+      Tensor t = graph.tensor(out);
+      Nchw s = Nchw.of(t.shape());
+      sumH += s.h();
+      sumW += s.w();
+      if (s.w() < minW) {
+        minW = s.w();
+        minWBytes = t.dtype().bytes(1);
+      }
+    }
+    double ratio = sumW == 0 ? 0 : sumH / sumW;
+    ShapeSecs best = null;
+    double bestCost = Double.MAX_VALUE;
+    for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
+      int w = (int) ceilDiv(dhw, h);
+      if (w > max.wsecs()) {
+        continue;
+      }
+      if (w > 1 && dhw < max.hsecs() && (minW / w) * minWBytes < 256) {
+        continue;
+      }
+      double cost = (h - 1) + (w - 1) * ratio;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = new ShapeSecs(nsecs, 1, h, w);
+      }
+    }
+    return best;
+  }
+
+  private static boolean within(ShapeSecs s, ShapeSecs max) {
+    return s.nsecs() <= max.nsecs()
+        && s.csecs() <= max.csecs()
+        && s.hsecs() <= max.hsecs()
+        && s.wsecs() <= max.wsecs();
+  }
+
+  private static long whole(Graph graph, Chip chip, String tensor) {
+    Tensor t = graph.tensor(tensor);
+    return OpSemantics.lmemBytes(chip, Nchw.of(t.shape()), t.dtype(), true);
+  }
+
+  private static int clamp(long v) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, v));
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
+  }
+}

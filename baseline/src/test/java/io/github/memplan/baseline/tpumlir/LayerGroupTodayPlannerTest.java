@@ -1,0 +1,167 @@
+package io.github.memplan.baseline.tpumlir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.StackLmemPlanner;
+import io.github.memplan.core.group.TodayTimesteps;
+import io.github.memplan.core.ir.Attributes;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * tpumlir-greedy and tpumlir-dp on hand-worked chains, packed by the {@code test-lmem-stack} double
+ * (every buffer stacked, so a group fits when the sum of its buffers fits a 256 KiB bm1684x lane).
+ */
+class LayerGroupTodayPlannerTest {
+  private static final Chip BM1684X = Chips.get("bm1684x");
+
+  private static Outcome<Grouping> plan(String id, Graph g) {
+    var provider = Planners.<GroupProblem, Grouping>get(id, GroupProblem.class);
+    GroupProblem p =
+        GroupProblem.of(g, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
+    Outcome<Grouping> o =
+        provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
+    assertThat(o.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+    return o;
+  }
+
+  /** conv 3x3 (pad 1) → relu on 1x64x256x256 f32: 256 KiB per lane per activation. */
+  private static Graph convRelu() {
+    Graph.Builder b = Graph.builder("convrelu");
+    b.input("x", DType.F32, 1, 64, 256, 256);
+    b.weight("w", DType.F32, 64, 64, 3, 3);
+    b.op(
+        "conv",
+        OpKind.CONV,
+        Attributes.builder().put("kernel_shape", 3, 3).put("pads", 1, 1, 1, 1).build(),
+        "x",
+        "w");
+    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
+    b.output("relu");
+    return b.build();
+  }
+
+  /**
+   * relu0 on 1x64x128x256 f32 (128 KiB per lane), then a global average pool (no H/W split) and
+   * {@code tail} more relus on 1x64x1x1: a group holding relu0 and the pool cannot be split (max
+   * secs all 1) and needs x + relu0 = 256 KiB plus the pool's output: more than the lane.
+   */
+  private static Graph reluPoolChain(int tail) {
+    Graph.Builder b = Graph.builder("reluPool");
+    b.input("x", DType.F32, 1, 64, 128, 256);
+    b.op("relu0", OpKind.RELU, Attributes.empty(), "x");
+    b.op("gap", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "relu0");
+    String prev = "gap";
+    for (int i = 1; i <= tail; i++) {
+      b.op("relu" + i, OpKind.RELU, Attributes.empty(), prev);
+      prev = "relu" + i;
+    }
+    b.output(prev);
+    return b.build();
+  }
+
+  @Test
+  void quickSearchStartsFromTheEstimateAndThenSplitsHAndWByTheRatioRule() {
+    // init_group_data_secs: conv needs x 262144 + out 262144 + w 2304 = 526592 B -> 3 secs,
+    //   n = 1 cannot split, so h3.
+    // h3 (even split 86/85/85; x needs 87 rows): (87 + 86 + 86) * 1 KiB + 2304 > 256 KiB -> LMEM
+    // dhw = 4: (h-1) + (w-1) * (Σh / Σw = 1): h4w1 = 3, h2w2 = 2, h1w4 = 3 -> h2w2 (w slices of
+    //   128 f32 = 512 B >= 256 B); x 129x129 -> 66624 B, conv, relu 65536 B each, w 2304: fits
+    Outcome<Grouping> o = plan("tpumlir-greedy", convRelu());
+    Group g = o.solution().groups().get(0);
+    assertThat(g.secs()).isEqualTo(new ShapeSecs(1, 1, 2, 2));
+    assertThat(o.stats()).containsEntry("tries", 2.0);
+    assertThat(o.solution().timestepMethod()).isEqualTo("today");
+  }
+
+  @Test
+  void maxSecsFollowTheOpsThatRefuseASplit() {
+    Graph g = reluPoolChain(1);
+    assertThat(ShapeSecsSearch.maxSecs(g, g.ops().subList(0, 1), BM1684X))
+        .isEqualTo(new ShapeSecs(1, 1, 128, 256));
+    assertThat(ShapeSecsSearch.maxSecs(g, g.ops().subList(0, 2), BM1684X)).isEqualTo(ShapeSecs.ONE);
+    // the per-op estimate ignores liveness: relu0's 2 x 128 KiB fit one lane, so 1 sec
+    assertThat(ShapeSecsSearch.initialSecs(g, g.ops().subList(0, 2), BM1684X, ShapeSecs.ONE))
+        .contains(ShapeSecs.ONE);
+  }
+
+  @Test
+  void greedyTakesTheLongestValidGroupEndingAtTheTail() {
+    // [relu0..relu3] and every range holding relu0 and gap are invalid; [gap..relu3] is the longest
+    // valid one ending at relu3; relu0 is left alone and stays global
+    Outcome<Grouping> o = plan("tpumlir-greedy", reluPoolChain(3));
+    assertThat(o.solution().groups()).hasSize(1);
+    Group g = o.solution().groups().get(0);
+    assertThat(List.of(g.first(), g.last())).containsExactly(1, 4);
+    assertThat(o.solution().globalOps()).containsExactly(0);
+  }
+
+  @Test
+  void dpMatchesBruteForceOverAllCutsOfAFiveOpChain() {
+    Graph graph = reluPoolChain(3);
+    GroupProblem p =
+        GroupProblem.of(graph, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
+    RooflineCostModel model = new RooflineCostModel();
+    ShapeSecsSearch search =
+        new ShapeSecsSearch(new StackLmemPlanner(), "test-lmem-stack", model, new TodayTimesteps());
+    List<Op> order = p.order();
+    int n = order.size();
+    assertThat(n).isEqualTo(5);
+    long best = Long.MAX_VALUE;
+    for (int mask = 0; mask < 1 << (n - 1); mask++) { // bit i: cut after op i
+      long total = 0;
+      int start = 0;
+      boolean valid = true;
+      for (int i = 0; i < n && valid; i++) {
+        if (i == n - 1 || (mask >> i & 1) == 1) {
+          if (start == i) {
+            total += model.globalOp(graph, order.get(i), BM1684X).cycles();
+          } else {
+            Optional<ShapeSecsSearch.Found> f =
+                search.search(
+                    "bf",
+                    graph,
+                    order.subList(start, i + 1),
+                    start,
+                    i,
+                    BM1684X,
+                    SliceRules.TODAY.withH2Rule(false),
+                    new long[1],
+                    SolveContext.unlimited());
+            valid = f.isPresent();
+            total += f.map(x -> x.cost().cycles()).orElse(0L);
+          }
+          start = i + 1;
+        }
+      }
+      if (valid) {
+        best = Math.min(best, total);
+      }
+    }
+    Outcome<Grouping> o = plan("tpumlir-dp", graph);
+    assertThat(model.model(graph, BM1684X, o.solution()).cycles()).isEqualTo(best);
+    // all ranges over 5 ops: 10 with two ops or more, each evaluated once (memoised)
+    assertThat(o.stats()).containsEntry("evaluations", 10.0);
+  }
+}

@@ -1,0 +1,261 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemBuffer;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.Timestep;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Today's timestep assignment ({@code TimeStepMethod.cpp}, {@code BasicTimeStep.cpp}, {@code
+ * SwPipeline.cpp}; {@code reference/tpu-mlir.md} §2.8 (a), (b), (d), (e)), id {@code today}.
+ *
+ * <p><b>(a) Nearest assignment</b>, {@code k} ops, {@code k + 2} rows: row 0 loads op 0's operands;
+ * row {@code i + 1} runs op {@code i} on the TIU, loads the operands of op {@code i + 1} not yet
+ * loaded (group inputs and weights, one buffer per value) and stores the group outputs of op {@code
+ * i - 1}; row {@code k + 1} stores op {@code k - 1}'s group outputs.
+ *
+ * <p><b>(b) 3-stage software pipeline</b>: transfers of the first row get stage 0, of the last row
+ * stage 2, all others stage 1. The last row's stores move into row 1 (op 0's row) unless op 0 reads
+ * or writes them; then the first row's loads move into the last compute row unless its op reads
+ * them; empty rows are deleted. A moved load (slice {@code t + 1}) or store (slice {@code t - 1})
+ * gets a wrapped lifetime ({@code start > end}).
+ *
+ * <p><b>(d) Hold coefficients</b>: weights are not split and, when the group loops more than once,
+ * held (loaded once, resident). As {@code LmemAllocator::assignLmemAddr} does ({@code allow_hold},
+ * §2.10), holds are cancelled when the held bytes together reach the lane's LMEM.
+ *
+ * <p><b>(e) Lifetimes</b>: an output starts at its op's row; a load at its load row; a buffer ends
+ * at its last TIU use or at its store row, whichever comes later going forward from its start (so a
+ * moved store or load wraps); scratch lives in its op's row and is dropped when its size is 0.
+ *
+ * <p>Departures: (c) memory-aware rebalancing is <b>not</b> implemented (the reference lists it as
+ * optional for this baseline); weights that TPU-MLIR splits ({@code allow_split}: weight operands
+ * of Add, Mul, Concat, …) are loaded whole and held like every other weight. Sizes are those of
+ * {@link V0Timesteps} (largest slice per axis, EU-aligned; weights whole).
+ */
+public final class TodayTimesteps implements TimestepMethod {
+
+  @Override
+  public String id() {
+    return "today";
+  }
+
+  /** One transfer before row compaction. */
+  private record Move(int buffer, boolean load) {}
+
+  @Override
+  public GroupTimesteps build(
+      String name,
+      Graph graph,
+      List<Op> ops,
+      Chip chip,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices) {
+    GroupIo io = GroupIo.of(graph, ops);
+    Set<String> outs = new HashSet<>(io.outputs());
+    int k = ops.size();
+    List<String> tensors = new ArrayList<>();
+    List<LmemBuffer> proto = new ArrayList<>();
+    Map<String, Integer> index = new LinkedHashMap<>();
+    List<List<Move>> gdma = new ArrayList<>();
+    for (int r = 0; r < k + 2; r++) {
+      gdma.add(new ArrayList<>());
+    }
+    // buffers and (a) nearest assignment
+    List<List<Integer>> operands = new ArrayList<>();
+    List<List<Integer>> results = new ArrayList<>();
+    List<List<Integer>> scratch = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      Op op = ops.get(i);
+      List<Integer> in = new ArrayList<>();
+      for (String t : op.inputs()) {
+        if (t.isEmpty()) {
+          continue;
+        }
+        Integer b = index.get(t);
+        if (b == null) {
+          boolean act = GroupIo.isActivation(graph, t);
+          long bytes =
+              act
+                  ? V0Timesteps.bytes(graph, chip, t, slices)
+                  : OpSemantics.weightLmemBytes(graph, op, t, chip);
+          b = add(proto, tensors, index, t, t, act ? LmemBuffer.Kind.ACTIVATION : weight(), bytes);
+          gdma.get(i).add(new Move(b, true));
+        }
+        if (!in.contains(b)) {
+          in.add(b);
+        }
+      }
+      operands.add(in);
+      List<Integer> sc = new ArrayList<>();
+      long sb =
+          OpSemantics.scratchBytes(
+              graph,
+              op,
+              chip,
+              V0Timesteps.maxSlice(graph, op.inputs().get(0), slices),
+              V0Timesteps.maxSlice(graph, op.outputs().get(0), slices));
+      if (sb > 0) {
+        String id = op.name() + "/scratch";
+        sc.add(add(proto, tensors, index, id, "", LmemBuffer.Kind.SCRATCH, sb));
+      }
+      scratch.add(sc);
+      List<Integer> res = new ArrayList<>();
+      for (String t : op.outputs()) {
+        int b =
+            add(
+                proto,
+                tensors,
+                index,
+                t,
+                t,
+                LmemBuffer.Kind.ACTIVATION,
+                V0Timesteps.bytes(graph, chip, t, slices));
+        res.add(b);
+        if (outs.contains(t)) {
+          gdma.get(i + 2).add(new Move(b, false));
+        }
+      }
+      results.add(res);
+    }
+    // (b) stages, then the two moves
+    int[] stage = new int[proto.size()];
+    java.util.Arrays.fill(stage, 1);
+    gdma.get(0).forEach(m -> stage[m.buffer()] = 0);
+    gdma.get(k + 1).forEach(m -> stage[m.buffer()] = 2);
+    List<List<Integer>> tiuOf = new ArrayList<>(); // per row: buffers the TIU op touches
+    for (int r = 0; r < k + 2; r++) {
+      List<Integer> touched = new ArrayList<>();
+      if (r >= 1 && r <= k) {
+        touched.addAll(operands.get(r - 1));
+        touched.addAll(results.get(r - 1));
+      }
+      tiuOf.add(touched);
+    }
+    moveAll(gdma, k + 1, 1, m -> !tiuOf.get(1).contains(m.buffer()));
+    moveAll(gdma, 0, k, m -> !operands.get(k - 1).contains(m.buffer()));
+    // compaction: keep rows with TIU work or transfers
+    int[] newRow = new int[k + 2];
+    int rows = 0;
+    for (int r = 0; r < k + 2; r++) {
+      boolean keep = (r >= 1 && r <= k) || !gdma.get(r).isEmpty();
+      newRow[r] = keep ? rows++ : -1;
+    }
+    // (e) lifetimes
+    int[] start = new int[proto.size()];
+    java.util.Arrays.fill(start, -1);
+    List<List<Integer>> uses = new ArrayList<>();
+    for (int b = 0; b < proto.size(); b++) {
+      uses.add(new ArrayList<>());
+    }
+    for (int r = 0; r < k + 2; r++) {
+      for (Move m : gdma.get(r)) {
+        if (m.load()) {
+          start[m.buffer()] = newRow[r];
+        } else {
+          uses.get(m.buffer()).add(newRow[r]);
+        }
+      }
+    }
+    for (int i = 0; i < k; i++) {
+      int r = newRow[i + 1];
+      operands.get(i).forEach(b -> uses.get(b).add(r));
+      for (int b : results.get(i)) {
+        start[b] = r;
+        uses.get(b).add(r);
+      }
+      for (int b : scratch.get(i)) {
+        start[b] = r;
+        uses.get(b).add(r);
+      }
+    }
+    boolean sliced = secs.loops() > 1;
+    long heldBytes = 0;
+    for (LmemBuffer b : proto) {
+      heldBytes += b.kind() == LmemBuffer.Kind.WEIGHT ? b.bytes() : 0;
+    }
+    boolean allowHold = sliced && heldBytes < chip.lmemBytesPerLane();
+    List<LmemBuffer> buffers = new ArrayList<>();
+    for (int b = 0; b < proto.size(); b++) {
+      LmemBuffer p = proto.get(b);
+      int end = lastForward(start[b], uses.get(b), rows);
+      boolean held = allowHold && p.kind() == LmemBuffer.Kind.WEIGHT;
+      buffers.add(new LmemBuffer(p.id(), p.kind(), start[b], end, p.bytes(), held));
+    }
+    List<Timestep> table = new ArrayList<>();
+    for (int r = 0; r < k + 2; r++) {
+      if (newRow[r] < 0) {
+        continue;
+      }
+      List<Timestep.TiuOp> tiu =
+          r >= 1 && r <= k
+              ? List.of(
+                  new Timestep.TiuOp(
+                      ops.get(r - 1).name(),
+                      operands.get(r - 1),
+                      results.get(r - 1),
+                      scratch.get(r - 1)))
+              : List.of();
+      table.add(new Timestep(tiu, gdma.get(r).stream().map(Move::buffer).toList()));
+    }
+    List<Integer> stages = new ArrayList<>();
+    for (int s : stage) {
+      stages.add(s);
+    }
+    return new GroupTimesteps(
+        LmemInstance.of(name, chip, buffers, table, List.of()), tensors, stages);
+  }
+
+  private static LmemBuffer.Kind weight() {
+    return LmemBuffer.Kind.WEIGHT;
+  }
+
+  private static void moveAll(
+      List<List<Move>> gdma, int from, int to, java.util.function.Predicate<Move> movable) {
+    List<Move> stay = new ArrayList<>();
+    for (Move m : gdma.get(from)) {
+      if (movable.test(m)) {
+        gdma.get(to).add(m);
+      } else {
+        stay.add(m);
+      }
+    }
+    gdma.set(from, stay);
+  }
+
+  /** The use reached last going forward (cyclically) from {@code start}. */
+  private static int lastForward(int start, List<Integer> uses, int rows) {
+    int best = start;
+    int bestDist = 0;
+    for (int u : uses) {
+      int d = Math.floorMod(u - start, rows);
+      if (d > bestDist) {
+        bestDist = d;
+        best = u;
+      }
+    }
+    return best;
+  }
+
+  private static int add(
+      List<LmemBuffer> buffers,
+      List<String> tensors,
+      Map<String, Integer> index,
+      String id,
+      String tensor,
+      LmemBuffer.Kind kind,
+      long bytes) {
+    buffers.add(new LmemBuffer(id, kind, 0, 0, bytes, false));
+    tensors.add(tensor);
+    index.put(id, buffers.size() - 1);
+    return buffers.size() - 1;
+  }
+}

@@ -1,0 +1,108 @@
+package io.github.memplan.core.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.ir.Attributes;
+import io.github.memplan.core.ir.DType;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.lmem.LmemBuffer;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.Timestep;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Today's timesteps on a hand-worked 3-op chain: conv(x, w) → relu → sigmoid. */
+class TodayTimestepsTest {
+
+  private static Graph chain() {
+    Graph.Builder b = Graph.builder("chain3");
+    b.input("x", DType.F32, 1, 64, 16, 16);
+    b.weight("w", DType.F32, 64, 64, 1, 1);
+    b.op("conv", OpKind.CONV, Attributes.builder().put("kernel_shape", 1, 1).build(), "x", "w");
+    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
+    b.op("sig", OpKind.SIGMOID, Attributes.empty(), "relu");
+    b.output("sig");
+    return b.build();
+  }
+
+  private static GroupTimesteps build(ShapeSecs secs) {
+    Graph g = chain();
+    GroupCandidate c =
+        GroupCandidate.build(
+            "chain3",
+            g,
+            g.ops(),
+            Chips.get("bm1684x"),
+            secs,
+            SliceRules.TODAY,
+            TimestepMethod.get("today"));
+    assertThat(c).isInstanceOf(GroupCandidate.Built.class);
+    return ((GroupCandidate.Built) c).timesteps();
+  }
+
+  private static LmemBuffer buf(GroupTimesteps t, String id) {
+    return t.lmem().buffers().stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  private static List<String> gdma(GroupTimesteps t, int row) {
+    LmemInstance l = t.lmem();
+    return l.timesteps().get(row).gdma().stream().map(i -> l.buffers().get(i).id()).toList();
+  }
+
+  private static List<String> tiu(GroupTimesteps t, int row) {
+    return t.lmem().timesteps().get(row).tiu().stream().map(Timestep.TiuOp::op).toList();
+  }
+
+  @Test
+  void pipelineFoldsTheLoadAndStoreRowsIntoTheComputeRows() {
+    // nearest: r0 load x,w | r1 conv | r2 relu | r3 sig | r4 store sig  (5 rows)
+    // pipeline: store sig (stage 2) -> r1 (conv does not touch sig);
+    //           loads x, w (stage 0) -> r3 (sig reads neither); r0 and r4 now empty, deleted
+    GroupTimesteps t = build(ShapeSecs.nh(1, 2));
+    assertThat(t.lmem().timesteps()).hasSize(3);
+    assertThat(tiu(t, 0)).containsExactly("conv");
+    assertThat(gdma(t, 0)).containsExactly("sig");
+    assertThat(tiu(t, 1)).containsExactly("relu");
+    assertThat(gdma(t, 1)).isEmpty();
+    assertThat(tiu(t, 2)).containsExactly("sig");
+    assertThat(gdma(t, 2)).containsExactly("x", "w");
+  }
+
+  @Test
+  void movedTransfersGetStagesAndWrappedLifetimes() {
+    GroupTimesteps t = build(ShapeSecs.nh(1, 2));
+    // x loaded in row 2 for the next slice, read by conv in row 0: wraps 2 -> 0
+    assertThat(buf(t, "x").start()).isEqualTo(2);
+    assertThat(buf(t, "x").end()).isEqualTo(0);
+    assertThat(buf(t, "x").wraps()).isTrue();
+    // sig computed in row 2, stored (previous slice) in row 0: wraps 2 -> 0
+    assertThat(buf(t, "sig").start()).isEqualTo(2);
+    assertThat(buf(t, "sig").end()).isEqualTo(0);
+    assertThat(buf(t, "sig").wraps()).isTrue();
+    // in-group intermediates: producer row to last use
+    assertThat(List.of(buf(t, "conv").start(), buf(t, "conv").end())).containsExactly(0, 1);
+    assertThat(List.of(buf(t, "relu").start(), buf(t, "relu").end())).containsExactly(1, 2);
+    int ix = t.tensors().indexOf("x");
+    assertThat(t.stages().get(ix)).isZero();
+    assertThat(t.stages().get(t.tensors().indexOf("w"))).isZero();
+    assertThat(t.stages().get(t.tensors().indexOf("sig"))).isEqualTo(2);
+    assertThat(t.stages().get(t.tensors().indexOf("conv"))).isEqualTo(1);
+  }
+
+  @Test
+  void weightsAreHeldOnlyWhenTheGroupLoops() {
+    assertThat(buf(build(ShapeSecs.nh(1, 2)), "w").held()).isTrue();
+    LmemBuffer once = buf(build(ShapeSecs.ONE), "w");
+    assertThat(once.held()).isFalse();
+    assertThat(once.wraps()).isTrue(); // loaded in the last row for the next iteration
+  }
+
+  @Test
+  void activationSlicesUseTodaysEvenSplit() {
+    // h = 16 in 3 secs: 6, 5, 5 rows (v0 would cut 6, 6, 4); 64 ch on 64 lanes, w 16, f32
+    GroupTimesteps t = build(ShapeSecs.nh(1, 3));
+    assertThat(buf(t, "sig").bytes()).isEqualTo(6 * 16 * 4);
+  }
+}
