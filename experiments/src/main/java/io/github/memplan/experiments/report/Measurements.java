@@ -24,9 +24,9 @@ final class Measurements {
     }
     List<Measurement> out = new ArrayList<>();
     for (Row r : t) {
-      String params = r.getString(ResultColumns.PARAMS);
-      String planner = r.getString(ResultColumns.PLANNER);
-      String label = params.isBlank() ? planner : planner + " " + params;
+      // the planner column holds the suite's label, unique within a problem; the resolved
+      // parameters stay in results.csv instead of crowding every header
+      String label = r.getString(ResultColumns.PLANNER);
       String dir = r.getString(ResultColumns.DIRECTION);
       Direction direction =
           switch (dir) {

@@ -159,6 +159,7 @@ public final class Plots {
             .build();
     style(chart.getStyler());
     chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setXAxisMin(0.0).setXAxisMax(xMax);
+    chart.getStyler().setYAxisDecimalPattern("0.00").setXAxisDecimalPattern("0.00");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
     for (int p = 0; p < r.planners().size(); p++) {
       double[][] s = profileSteps(ratio, p, xMax);
@@ -217,12 +218,8 @@ public final class Plots {
       }
       String problem = row.getString(ResultColumns.PROBLEM);
       String instance = row.getString(ResultColumns.INSTANCE);
-      String params = row.getString(ResultColumns.PARAMS);
       String label =
-          row.getString(ResultColumns.PLANNER)
-              + (params.isBlank() ? "" : " " + params)
-              + " #"
-              + row.getString(ResultColumns.REPLICATE);
+          row.getString(ResultColumns.PLANNER) + " #" + row.getString(ResultColumns.REPLICATE);
       String stem = safe(problem) + "-" + safe(instance);
       titles.putIfAbsent(stem, problem + " " + instance + ": best objective over time");
       series

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The fixture {@code report/small/results.csv}, worked by hand (peak-bytes, lower is better):
  *
  * <pre>
- *   instance  bound  naive  tpumlir  exact mode=minimise (2 replicates)
+ *   instance  bound  naive  tpumlir  exact (2 replicates)
  *   a         100    200    120      100, 100
  *   b          50    100     60       50,  54         median 52, IQR 2 (HF7: 51..53)
  *   c          80    160    100      ERROR, ERROR
@@ -54,7 +54,7 @@ class ReportsTest {
     String md = read("report.md");
     assertThat(md)
         .contains("## gmem: peak-bytes")
-        .contains("| instance | lower bound | naive | tpumlir | exact mode=minimise |")
+        .contains("| instance | lower bound | naive | tpumlir | exact |")
         .contains("| a | 100 | 200 | 120 | **100 (0)** |")
         .contains("| b | 50 | 100 | 60 | **52 (2)** |")
         .contains("| c | 80 | 160 | **100** | ERROR |")
@@ -76,9 +76,9 @@ class ReportsTest {
         .isEqualTo(
             "problem,metric,kind,instance,planner,status,replicates,failed,value,q1,q3,best");
     assertThat(lines)
-        .contains("gmem,peak-bytes,cell,b,exact mode=minimise,,2,0,52,51,53,true")
-        .contains("gmem,peak-bytes,cell,c,exact mode=minimise,ERROR,2,2,,,,false")
-        .contains("gmem,peak-bytes,cell,d,exact mode=minimise,,2,1,10,10,10,true")
+        .contains("gmem,peak-bytes,cell,b,exact,,2,0,52,51,53,true")
+        .contains("gmem,peak-bytes,cell,c,exact,ERROR,2,2,,,,false")
+        .contains("gmem,peak-bytes,cell,d,exact,,2,1,10,10,10,true")
         .contains("gmem,peak-bytes,lower-bound,a,,,,,100,,,")
         .contains("gmem,peak-bytes,wins,,tpumlir,,,,3,,,");
     double gm =
