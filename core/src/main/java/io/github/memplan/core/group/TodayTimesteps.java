@@ -96,13 +96,7 @@ public final class TodayTimesteps implements TimestepMethod {
       }
       operands.add(in);
       List<Integer> sc = new ArrayList<>();
-      long sb =
-          OpSemantics.scratchBytes(
-              graph,
-              op,
-              chip,
-              V0Timesteps.maxSlice(graph, op.inputs().get(0), slices),
-              V0Timesteps.maxSlice(graph, op.outputs().get(0), slices));
+      long sb = V0Timesteps.scratchBytes(graph, chip, op, slices);
       if (sb > 0) {
         String id = op.name() + "/scratch";
         sc.add(add(proto, tensors, index, id, "", LmemBuffer.Kind.SCRATCH, sb));

@@ -117,13 +117,7 @@ public final class V0Timesteps implements TimestepMethod {
         operands.add(b);
       }
       List<Integer> scratch = new ArrayList<>();
-      long sb =
-          OpSemantics.scratchBytes(
-              graph,
-              op,
-              chip,
-              maxSlice(graph, op.inputs().get(0), slices),
-              maxSlice(graph, op.outputs().get(0), slices));
+      long sb = scratchBytes(graph, chip, op, slices);
       if (sb > 0) {
         String id = op.name() + "/scratch";
         scratch.add(
@@ -197,6 +191,16 @@ public final class V0Timesteps implements TimestepMethod {
   }
 
   /** The largest slice of {@code tensor} per axis (the whole tensor when it is not sliced). */
+  /** Per-lane bytes of {@code op}'s scratch buffer for its largest input and output slices. */
+  static long scratchBytes(Graph graph, Chip chip, Op op, Map<String, SliceInfo> slices) {
+    return OpSemantics.scratchBytes(
+        graph,
+        op,
+        chip,
+        maxSlice(graph, op.inputs().get(0), slices),
+        maxSlice(graph, op.outputs().get(0), slices));
+  }
+
   static Nchw maxSlice(Graph graph, String tensor, Map<String, SliceInfo> slices) {
     Nchw whole = Nchw.of(graph.tensor(tensor).shape());
     SliceInfo si = slices.get(tensor);
