@@ -25,10 +25,13 @@ import io.github.memplan.core.solve.Violation;
 import io.github.memplan.solvers.cpsat.BudgetedSolve;
 import io.github.memplan.solvers.cpsat.Natives;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -486,6 +489,54 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
             litHints.add(shared);
           }
         }
+        if (rules.conflict() == BankRule.HARD) {
+          cliques();
+        }
+      }
+
+      /**
+       * Redundant for {@code conflict=hard}: the bank ranges of pairwise conflicting buffers never
+       * overlap, so every clique of the conflict graph gets one {@code AddNoOverlap} over bank
+       * intervals {@code [f_i, l_i + 1)}, which lets CP-SAT count banks (a pigeonhole the pairwise
+       * disjunctions alone prove only by search). One greedy maximal clique per buffer (members
+       * added by index among its conflict partners), duplicates and cliques of two dropped.
+       */
+      void cliques() {
+        BitSet[] adj = new BitSet[n];
+        for (int i = 0; i < n; i++) {
+          adj[i] = new BitSet(n);
+        }
+        for (int[] p : conflictPairs) {
+          adj[p[0]].set(p[1]);
+          adj[p[1]].set(p[0]);
+        }
+        Set<BitSet> seen = new HashSet<>();
+        IntervalVar[] bankInterval = new IntervalVar[n];
+        int count = 0;
+        for (int v = 0; v < n; v++) {
+          BitSet clique = new BitSet(n);
+          clique.set(v);
+          BitSet cand = (BitSet) adj[v].clone();
+          for (int u = cand.nextSetBit(0); u >= 0; u = cand.nextSetBit(u + 1)) {
+            clique.set(u);
+            cand.and(adj[u]);
+          }
+          if (clique.cardinality() < 3 || !seen.add(clique)) {
+            continue;
+          }
+          List<IntervalVar> ivs = new ArrayList<>();
+          for (int i = clique.nextSetBit(0); i >= 0; i = clique.nextSetBit(i + 1)) {
+            if (bankInterval[i] == null) {
+              IntVar size = model.newIntVar(1, inst.banks(), "");
+              bankInterval[i] =
+                  model.newIntervalVar(first[i], size, LinearExpr.affine(last[i], 1, 1), "");
+            }
+            ivs.add(bankInterval[i]);
+          }
+          model.addNoOverlap(ivs);
+          count++;
+        }
+        stats.put("bank-cliques", count);
       }
 
       void addHints() {
