@@ -67,6 +67,13 @@ import java.util.TreeMap;
  * At an optimum every {@code c_ij} is 1 exactly when the pair shares a bank; the counts reported
  * are always recomputed with {@link LmemBanks#report}.
  *
+ * <p>Redundant, under {@code conflict=hard} only: each greedy maximal clique of the conflict graph
+ * (one grown from each buffer) gets an {@code AddNoOverlap} over the bank intervals {@code [f_i,
+ * l_i + 1)} of its members, so that CP-SAT counts banks; the typical proof that a group has no
+ * conflict-free placement is such a pigeonhole (an op's five operands and its result need six
+ * banks, the GDMA's two buffers two more, and the next op a ninth), which pairwise disjunctions
+ * alone reach only by search.
+ *
  * <p><b>Warm start and fast path.</b> The better (by {@link LmemScore}) of a bank-aware and a plain
  * {@link LmemFirstFit} that obeys the hard rules is a complete hint. If it has no conflict and no
  * straddle under the rules that are on and its peak equals {@link LmemLowerBounds#maxLive}, it is
