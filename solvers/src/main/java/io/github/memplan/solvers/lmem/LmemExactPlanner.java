@@ -81,6 +81,13 @@ import java.util.TreeMap;
  * peak below max-live, so nothing is lexicographically smaller. (This covers every instance with no
  * conflict-capable pair and no buffer that can straddle, whenever the first fit is peak-optimal.)
  *
+ * <p><b>Stages.</b> With {@code goal=optimise}, a soft rule becomes hard as soon as a placement
+ * breaking it nowhere is known (the hint, or a {@code goal=satisfy} run with the rule hard and the
+ * other rule hard if it was, else off): then the lexicographic minimum has 0 of it, so the rule may
+ * as well be a constraint, which lets the clique redundancy in and leaves CP-SAT only the rest of
+ * the objective. Conflicts come first; straddles follow only once conflicts are no longer soft.
+ * Each stage run gets the planner's deterministic time and what is left of the budget.
+ *
  * <p><b>Outcome.</b> {@code OPTIMAL} when CP-SAT proves the lexicographic objective optimal (or the
  * fast path applies); {@code FEASIBLE} with the best placement otherwise; {@code INFEASIBLE} when
  * CP-SAT proves no placement obeys the capacity and the hard rules (the message names them; the
@@ -198,7 +205,8 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
     final LmemInstance inst;
     final SolveContext ctx;
     final Budget budget;
-    final LmemRules rules = options.rules();
+    final LmemRules asked = options.rules();
+    LmemRules rules = options.rules(); // asked, with soft rules made hard once 0 is reachable
     final Map<String, Number> stats = new TreeMap<>();
     final List<LmemBuffer> buffers;
     final int n;
@@ -271,10 +279,73 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
               hint, Status.FEASIBLE, maxLive, "the first fit obeys the hard rules; CP-SAT not run");
         }
       }
+      if (options.goal() == Goal.OPTIMISE) {
+        hint = stages(hint);
+      }
       if (budget.exhausted(0)) {
         return fallback(hint, "budget exhausted before CP-SAT ran");
       }
       return new Cp(hint).run();
+    }
+
+    /**
+     * Makes a soft rule hard when a placement breaking it nowhere exists (the lexicographic minimum
+     * then has 0 of it): conflicts first, from the hint or a {@code goal=satisfy} run with the rule
+     * hard; then straddles, once conflicts are no longer soft. Returns the hint, replaced by the
+     * satisfying placement when the hint breaks a rule made hard.
+     */
+    long[] stages(long[] hint) {
+      if (rules.conflict() == BankRule.SOFT && !conflictPairs.isEmpty()) {
+        long[] found = zeroOf(hint, true);
+        if (found != null) {
+          rules = new LmemRules(rules.straddle(), BankRule.HARD);
+          hint = found;
+        }
+      }
+      if (rules.conflict() != BankRule.SOFT
+          && rules.straddle() == BankRule.SOFT
+          && !straddlers.isEmpty()) {
+        long[] found = zeroOf(hint, false);
+        if (found != null) {
+          rules = new LmemRules(BankRule.HARD, rules.conflict());
+          hint = found;
+        }
+      }
+      return hint;
+    }
+
+    /**
+     * A placement obeying the current hard rules with no conflict ({@code conflicts}) or no
+     * straddle: the hint if it has none, else a {@code goal=satisfy} run's; null if none is known.
+     */
+    long[] zeroOf(long[] hint, boolean conflicts) {
+      String key = conflicts ? "stage-conflict-free" : "stage-straddle-free";
+      if (hint != null) {
+        LmemBanks.Report r = LmemBanks.report(inst, new LmemSolution(hint));
+        if ((conflicts ? r.conflictCount() : r.straddleCount()) == 0) {
+          stats.put(key, 1);
+          return hint;
+        }
+      }
+      if (budget.exhausted(0)) {
+        return null;
+      }
+      BankRule other = conflicts ? rules.straddle() : rules.conflict();
+      BankRule keep = other == BankRule.HARD ? BankRule.HARD : BankRule.OFF;
+      LmemRules sub =
+          conflicts ? new LmemRules(keep, BankRule.HARD) : new LmemRules(BankRule.HARD, keep);
+      Outcome<LmemSolution> o =
+          new LmemExactPlanner(
+                  new Options(sub, options.workers(), options.deterministicTime(), Goal.SATISFY))
+              .solve(inst, ctx);
+      stats.put(key, o.status().hasSolution() ? 1 : o.status() == Status.INFEASIBLE ? 0 : -1);
+      return o.status().hasSolution() ? o.solution().addresses() : null;
+    }
+
+    /** Whether the asked objective has soft terms: then the peak bound is only max-live. */
+    boolean askedSoftTerms() {
+      return (asked.conflict() == BankRule.SOFT && !conflictPairs.isEmpty())
+          || (asked.straddle() == BankRule.SOFT && !straddlers.isEmpty());
     }
 
     /** The better first fit obeying the hard rules, or null. */
@@ -315,7 +386,7 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
             .withStats(stats);
       }
       LmemBanks.Report report = LmemBanks.report(inst, sol);
-      String broken = rules.hardViolation(report);
+      String broken = asked.hardViolation(report);
       if (broken != null) {
         return Outcome.<LmemSolution>error(
                 "lmem-exact produced a placement of '" + inst.name() + "' with " + broken)
@@ -582,7 +653,7 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
             stats.put("objective-bound", ob);
             stats.put("conflicts-bound", ob / wc);
             stats.put("straddles-bound", (ob % wc) / ws);
-            if (straddleTerms == 0 && conflictTerms == 0) {
+            if (!askedSoftTerms()) {
               bound = Math.max(bound, ob);
             }
           }
@@ -607,7 +678,7 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
             return checked(addr, optimal ? Status.OPTIMAL : Status.FEASIBLE, bound, note);
           }
           case INFEASIBLE -> {
-            String hard = rules.hardRules();
+            String hard = asked.hardRules();
             return new Outcome<LmemSolution>(
                     Status.INFEASIBLE,
                     null,
