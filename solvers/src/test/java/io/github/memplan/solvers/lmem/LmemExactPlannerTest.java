@@ -52,11 +52,13 @@ class LmemExactPlannerTest {
    * stores y (16 bytes), so x and y conflict if they share a bank; z (32 bytes) lives in rows 0-1
    * and is touched only by row 1's TIU op, alone, so it conflicts with nothing.
    *
-   * <p>{@code lmem-tpumlir} (§2.10) sorts by area: z (32 × 2 rows) first, at 0, filling bank 0; x
-   * and y both have the candidate 32 and x wins the tie; y then has only [48, 64) left, in bank 1
-   * which x excludes, so it accepts the conflict. A conflict-free placement exists: x at 0 (bank
-   * 0), z at 16 (straddling), y at 48 (bank 1), with the same peak 64. Under soft/soft the
-   * lexicographic optimum trades a straddle for the conflict.
+   * <p>A bank-blind greedy by area (z first, at 0, filling bank 0; then x at 32 and y at 48) ends
+   * with x and y in bank 1: one conflict. {@code lmem-v0}, which only avoids straddles, also ends
+   * with one conflict ({@code memplan lmem}); {@code lmem-tpumlir} avoids it, since it sorts the
+   * conflict-touched x and y first and excludes x's bank for y (a real group where it does not
+   * avoid one is in the experiments' {@code LmemExactVsGreedyTest}). A conflict-free placement
+   * exists: x at 0 (bank 0), z at 16 (straddling), y at 48 (bank 1), with the same peak 64. Under
+   * soft/soft the lexicographic optimum trades a straddle for the conflict.
    */
   static LmemInstance greedyTrap() {
     return twoBanks(
@@ -83,7 +85,7 @@ class LmemExactPlannerTest {
   @Test
   void findsTheConflictFreePlacementAGreedyMisses() {
     LmemInstance inst = greedyTrap();
-    // the greedy's placement (by hand, above): z 0, x 32, y 48 has the conflict (x, y)
+    // the bank-blind greedy's placement (above): z 0, x 32, y 48 has the conflict (x, y)
     LmemSolution greedy = new LmemSolution(new long[] {32, 48, 0});
     assertThat(new LmemValidator().validate(inst, greedy)).isEmpty();
     assertThat(LmemBanks.report(inst, greedy).conflictCount()).isEqualTo(1);
