@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Example:",
-      "  memplan group --model resnet18 --chip bm1684x --planner tpumlir-v0 --json"
+      "  memplan group --model resnet18 --chip bm1684x --planner tpumlir-v0 --json",
+      "  memplan group --model yolov3 --chip cv183x --planner tpumlir-dp --audit-lmem lmem-exact"
     })
 final class GroupCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -69,6 +70,38 @@ final class GroupCommand implements Callable<Integer> {
               + " marked) into DIR.")
   java.nio.file.Path plot;
 
+  @Option(
+      names = "--audit-lmem",
+      paramLabel = "ID",
+      description =
+          "Bank-conflict audit: solve the LMEM instance of every group whose placement has bank"
+              + " conflicts again with the LMEM planner ID under conflict=hard, straddle=soft"
+              + " (goal=satisfy if ID takes it), and count the conflict-free placements found,"
+              + " the groups proven impossible and those undecided in the budget.")
+  String auditLmem;
+
+  @Option(
+      names = "--audit-time-limit",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = Units.DurationConverter.class,
+      description = "Wall-clock budget of the audit per group (default: ${DEFAULT-VALUE}).")
+  java.time.Duration auditTimeLimit;
+
+  @Option(
+      names = "--audit-param",
+      paramLabel = "KEY=VALUE",
+      description = "A parameter of the audit planner, overriding the audit's own; repeatable.")
+  Map<String, String> auditParams;
+
+  @Option(
+      names = "--dump-lmem",
+      paramLabel = "DIR",
+      description =
+          "Write each group's LMEM instance, with the grouping's placement, in memplan's LMEM JSON"
+              + " (<model>-<chip>-group-<k>.json) into DIR.")
+  java.nio.file.Path dumpLmem;
+
   @Mixin InputShapes inputs;
 
   @Override
@@ -81,6 +114,14 @@ final class GroupCommand implements Callable<Integer> {
     }
     String planner = opts.planner;
     Map<String, String> params = opts.params();
+    LmemAudit audit =
+        auditLmem == null
+            ? null
+            : new LmemAudit(
+                auditLmem, auditParams == null ? Map.of() : auditParams, auditTimeLimit, opts.seed);
+    if (auditLmem == null && auditParams != null) {
+      throw new ParameterException(spec.commandLine(), "--audit-param needs --audit-lmem");
+    }
     boolean json = opts.json;
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
@@ -147,6 +188,20 @@ final class GroupCommand implements Callable<Integer> {
         LmemPlot.write(li, grp.lmem(), f);
         row.put("plot", f.toString());
       }
+      if (dumpLmem != null) {
+        java.nio.file.Files.createDirectories(dumpLmem);
+        java.nio.file.Path f =
+            dumpLmem.resolve(
+                (provider.name() + "-" + c.name()).replaceAll("[^A-Za-z0-9._-]", "_")
+                    + "-group-"
+                    + k
+                    + ".json");
+        io.github.memplan.core.lmem.LmemJson.write(f, li, grp.lmem());
+        row.put("lmemFile", f.toString());
+      }
+      if (audit != null) {
+        audit.audit(k, li, grp.lmem());
+      }
       rows.add(row);
       text.add(
           String.format(
@@ -191,6 +246,9 @@ final class GroupCommand implements Callable<Integer> {
     base.put("cycles", ungrouped.cycles());
     base.put("ddrBytes", ungrouped.ddrBytes());
     r.json("ungrouped", base);
+    if (audit != null) {
+      r.json("audit", audit.json());
+    }
     if (!json) {
       r.add(
           "totalsText",
@@ -218,6 +276,11 @@ final class GroupCommand implements Callable<Integer> {
       out.println();
     }
     r.print(out, json);
+    if (audit != null && !json) {
+      out.println();
+      audit.text().forEach(out::println);
+      out.flush();
+    }
     return Main.OK;
   }
 }

@@ -10,7 +10,6 @@ import com.google.ortools.sat.IntervalVar;
 import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.Literal;
 import com.google.ortools.sat.NoOverlap2dConstraint;
-import com.google.ortools.sat.SatParameters;
 import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaInstance;
@@ -36,8 +35,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The DSA problem as an OR-Tools CP-SAT model (Google OR-Tools, {@code ortools/sat}; the
@@ -184,13 +181,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
     public Options {
       Objects.requireNonNull(formulation, "formulation");
       Objects.requireNonNull(warmStart, "warmStart");
-      if (workers < 1) {
-        throw new IllegalArgumentException("workers must be at least 1, not " + workers);
-      }
-      if (!(deterministicTime >= 0) || Double.isInfinite(deterministicTime)) {
-        throw new IllegalArgumentException(
-            "deterministic-time must be a finite number >= 0, not " + deterministicTime);
-      }
+      BudgetedSolve.checkSettings(workers, deterministicTime);
     }
 
     /** NoOverlap2D, 2 workers, greedy hint, no deterministic limit, twins ordered. */
@@ -720,45 +711,11 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
 
       Outcome<DsaSolution> solveModel() {
         CpSolver solver = new CpSolver();
-        SatParameters.Builder p = solver.getParameters();
-        // one worker when deterministic: several share solutions in wall-clock order, and
-        // CP-SAT's deterministic interleave_search aborts the JVM in OR-Tools 9.15 on some proofs
-        // of infeasibility ("Check failed: heuristics.fixed_search != nullptr")
-        int workers = options.deterministicTime() > 0 ? 1 : options.workers();
-        p.setNumWorkers(workers);
-        p.setRandomSeed((int) (ctx.seed() ^ (ctx.seed() >>> 32)) & Integer.MAX_VALUE);
-        p.setLogSearchProgress(false);
-        double seconds = budget.remaining().toNanos() / 1e9;
-        p.setMaxTimeInSeconds(Math.max(0.0, seconds));
-        if (options.deterministicTime() > 0) {
-          p.setMaxDeterministicTime(options.deterministicTime());
-        }
-        if (budget.stepCap() != Long.MAX_VALUE) {
-          p.setMaxNumberOfConflicts(budget.stepCap());
-        }
+        int workers =
+            BudgetedSolve.configure(solver, ctx, options.workers(), options.deterministicTime());
         stats.put("workers", workers);
 
-        AtomicBoolean done = new AtomicBoolean();
-        Thread watcher =
-            new Thread(
-                () -> {
-                  while (!done.get()) {
-                    if (budget.exhausted()) {
-                      solver.stopSearch(); // idempotent; repeated in case solve() had not begun
-                    }
-                    LockSupport.parkNanos(2_000_000L);
-                  }
-                },
-                "cpsat-budget-watcher");
-        watcher.setDaemon(true);
-        watcher.start();
-        CpSolverStatus status;
-        try {
-          status = solver.solve(model, new Progress());
-        } finally {
-          done.set(true);
-          LockSupport.unpark(watcher);
-        }
+        CpSolverStatus status = BudgetedSolve.solve(solver, model, budget, new Progress());
         stats.put("solver-seconds", solver.wallTime());
         stats.put("branches", solver.numBranches());
         stats.put("conflicts", solver.numConflicts());

@@ -6,9 +6,10 @@ import java.util.Locale;
 /**
  * OR-Tools' native library, loaded once per class loader. Only the build platform's native jar is
  * on the class path (an OS-activated profile of the solvers module); on any other platform loading
- * fails and {@link CpSatPlanner} answers {@code ERROR} with {@link #problem()}.
+ * fails and the CP-SAT planners ({@link CpSatPlanner}, {@code lmem-exact}) answer {@code ERROR}
+ * with {@link #problem()}.
  */
-final class Natives {
+public final class Natives {
   private Natives() {}
 
   private static final String PROBLEM = load();
@@ -28,12 +29,12 @@ final class Natives {
   }
 
   /** Whether CP-SAT can run here. */
-  static boolean available() {
+  public static boolean available() {
     return PROBLEM == null;
   }
 
   /** Why CP-SAT cannot run here, or {@code null}. */
-  static String problem() {
+  public static String problem() {
     return PROBLEM;
   }
 }
