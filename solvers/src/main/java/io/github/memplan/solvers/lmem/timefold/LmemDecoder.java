@@ -26,7 +26,10 @@ import java.util.List;
  *   <li>a {@link BankRule#SOFT} rule is obeyed when that fits: the buffer goes to the lowest
  *       address obeying every rule that is not off, if it ends within the capacity; else to the
  *       lowest one obeying the conflict rule (a straddle is cheaper than a conflict), if that fits;
- *       else to the lowest one obeying only the hard rules;
+ *       else, under {@code conflict=soft}, to the fitting address with the fewest conflicts, then
+ *       no straddle, then lowest, among the lowest clear addresses from each bank's start (a
+ *       departure from plain first fit that lets one conflict replace several); else to the lowest
+ *       one obeying only the hard rules, which overflows;
  *   <li>an {@link BankRule#OFF} rule is ignored.
  * </ul>
  *
@@ -188,7 +191,14 @@ final class LmemDecoder {
     }
     long a = -1;
     for (int i = 0; i < tiers.length; i++) {
-      a = lowest(size, s, m, k, tiers[i][0], tiers[i][1]);
+      boolean[] tier = tiers[i];
+      if (i == tiers.length - 1 && rules.conflict() == BankRule.SOFT) {
+        long fewest = fewestConflicts(size, s, m, k);
+        if (fewest >= 0) {
+          return fewest;
+        }
+      }
+      a = lowest(size, s, m, k, 0, tier[0], tier[1]);
       if (a + size <= capacity) {
         return a;
       }
@@ -197,13 +207,52 @@ final class LmemDecoder {
   }
 
   /**
-   * The lowest aligned address clear of the {@code m} forbidden intervals (sorted by start) and, if
-   * asked, straddling no bank boundary and sharing no bank with the {@code k} excluded bank ranges.
-   * Every bump is strictly upwards and beyond the last interval and excluded bank only the straddle
-   * rule can bump, which a bank start within {@code eu} banks satisfies, so it ends.
+   * Under {@code conflict=soft}, when no conflict-free address fits: the fitting address with the
+   * fewest conflicts with the partners placed before, then (under {@code straddle=soft}) no
+   * straddle, then the lowest; among the lowest clear addresses from each bank's start, with and
+   * without straddle avoidance. -1 if none fits.
    */
-  private long lowest(long size, Scratch s, int m, int k, boolean straddle, boolean conflict) {
-    long cand = 0;
+  private long fewestConflicts(long size, Scratch s, int m, int k) {
+    boolean hardS = rules.straddle() == BankRule.HARD;
+    boolean anyS = rules.straddle() != BankRule.OFF;
+    long best = -1;
+    long bestKey = Long.MAX_VALUE;
+    for (long b = 0; b * bankBytes + size <= capacity; b++) {
+      for (boolean straddle : anyS == hardS ? new boolean[] {hardS} : new boolean[] {true, false}) {
+        long a = lowest(size, s, m, k, alignUp(b * bankBytes, eu), straddle, false);
+        if (a + size > capacity) {
+          continue;
+        }
+        long first = a / bankBytes;
+        long last = (a + size - 1) / bankBytes;
+        long conflicts = 0;
+        for (int j = 0; j < k; j++) {
+          if (s.bankLo[j] <= last && s.bankHi[j] >= first) {
+            conflicts++;
+          }
+        }
+        boolean straddles = anyS && size <= bankBytes && first != last;
+        // conflicts, then straddles, then the address: the address is below 2^40 (an LMEM lane)
+        long key = (conflicts << 41) | (straddles ? 1L << 40 : 0) | a;
+        if (key < bestKey) {
+          bestKey = key;
+          best = a;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The lowest aligned address from {@code from} (aligned) clear of the {@code m} forbidden
+   * intervals (sorted by start) and, if asked, straddling no bank boundary and sharing no bank with
+   * the {@code k} excluded bank ranges. Every bump is strictly upwards and beyond the last interval
+   * and excluded bank only the straddle rule can bump, which a bank start within {@code eu} banks
+   * satisfies, so it ends.
+   */
+  private long lowest(
+      long size, Scratch s, int m, int k, long from, boolean straddle, boolean conflict) {
+    long cand = from;
     int next = 0;
     boolean checkStraddle = straddle && size <= bankBytes;
     while (true) {
