@@ -30,7 +30,7 @@ public final class LmemTimefoldPlannerProvider
   @Override
   public String citation() {
     return "Timefold Solver 1.32 (timefold.ai); rules of TPU-MLIR LmemAllocator::assignLmemAddr"
-        + " (reference/tpu-mlir.md §2.10, §2.13, weakness §6), bank rules as core.lmem.LmemBanks;"
+        + " (reference/tpu-mlir.md §2.10, §2.13; opportunity of §6 (3)), bank rules as core.lmem.LmemBanks;"
         + " departure: a search over orders, not TPU-MLIR's greedy";
   }
 
