@@ -2,6 +2,7 @@ package io.github.memplan.solvers.lmem.timefold;
 
 import ai.timefold.solver.core.api.score.buildin.hardmediumsoftlong.HardMediumSoftLongScore;
 import ai.timefold.solver.core.api.solver.Solver;
+import ai.timefold.solver.core.api.solver.SolverConfigOverride;
 import ai.timefold.solver.core.api.solver.SolverFactory;
 import ai.timefold.solver.core.config.localsearch.LocalSearchPhaseConfig;
 import ai.timefold.solver.core.config.localsearch.LocalSearchType;
@@ -26,7 +27,9 @@ import io.github.memplan.solvers.lmem.LmemRules;
 import io.github.memplan.solvers.lmem.LmemScore;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -82,7 +85,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the bank rules allow, the usual price of this encoding (as in the DSA {@code timefold}
  * planner).
  *
- * <p>Immutable and thread-safe: each {@link #solve} builds its own Timefold solver.
+ * <p>Thread-safe, and immutable but for a memo of Timefold solver factories (one per seed and mode,
+ * at most 16): each {@link #solve} builds its own solver.
  */
 public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolution> {
 
@@ -121,6 +125,21 @@ public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolu
   static final int DEFAULT_UNIMPROVED_STEPS = 2_000;
 
   private final Options options;
+
+  /**
+   * Solver factories by seed and mode, least recently used first: building one compiles the
+   * constraint network, which costs more than a short search, and a planner sees few seeds.
+   */
+  private final Map<String, SolverFactory<LmemPlan>> factories =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, SolverFactory<LmemPlan>> e) {
+              return size() > FACTORIES;
+            }
+          });
+
+  private static final int FACTORIES = 16;
 
   public LmemTimefoldPlanner() {
     this(Options.defaults());
@@ -211,6 +230,11 @@ public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolu
         .withEnvironmentMode(mode)
         .withRandomSeed(seed)
         .withPhases(new LocalSearchPhaseConfig().withLocalSearchType(options.localSearch()));
+  }
+
+  private SolverFactory<LmemPlan> factory(long seed, EnvironmentMode mode) {
+    return factories.computeIfAbsent(
+        seed + "/" + mode, k -> SolverFactory.create(solverConfig(seed, mode)));
   }
 
   private TerminationConfig terminations(Budget budget, long lb) {
@@ -308,9 +332,11 @@ public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolu
   private LmemPlan search(
       LmemPlan start, SolveContext ctx, EnvironmentMode mode, long lb, Map<String, Number> stats) {
     Budget budget = ctx.budget();
-    SolverConfig config =
-        solverConfig(ctx.seed(), mode).withTerminationConfig(terminations(budget, lb));
-    Solver<LmemPlan> solver = SolverFactory.<LmemPlan>create(config).buildSolver();
+    Solver<LmemPlan> solver =
+        factory(ctx.seed(), mode)
+            .buildSolver(
+                new SolverConfigOverride<LmemPlan>()
+                    .withTerminationConfig(terminations(budget, lb)));
     AtomicLong steps = new AtomicLong();
     AtomicLong improvements = new AtomicLong();
     if (solver instanceof DefaultSolver<LmemPlan> ds) {
