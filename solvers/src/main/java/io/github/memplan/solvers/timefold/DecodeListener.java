@@ -109,15 +109,15 @@ public class DecodeListener implements ListVariableListener<DsaPlan, Object, Blo
         first = Math.min(first, p); // never decoded (a solution set up from outside)
       }
     }
-    Decoder.State state =
-        new Decoder.State() {
+    OrderDecoding.State state =
+        new OrderDecoding.State() {
           @Override
           public int position(int buffer) {
             return blocks.get(buffer).position;
           }
 
           @Override
-          public long offset(int buffer) {
+          public long address(int buffer) {
             return blocks.get(buffer).getOffset();
           }
         };

@@ -109,14 +109,6 @@ final class Decoder {
     }
   }
 
-  /** Read access to the placement state: a buffer's position in the order and its offset. */
-  interface State {
-    /** Position in the order, or {@link Integer#MAX_VALUE} when not placed. */
-    int position(int buffer);
-
-    long offset(int buffer);
-  }
-
   /** Scratch space for {@link #lowest}; one per thread. */
   static final class Scratch {
     long[] lo = new long[16];
@@ -135,7 +127,7 @@ final class Decoder {
    * The offset of buffer {@code x} at position {@code p} of the order: its fixed offset, else the
    * lowest aligned offset clear of every neighbour at a smaller position.
    */
-  long place(int x, int p, State state, Scratch scratch) {
+  long place(int x, int p, OrderDecoding.State state, Scratch scratch) {
     if (fixed[x] >= 0) {
       return fixed[x];
     }
@@ -147,7 +139,7 @@ final class Decoder {
     for (int k = 0; k < ys.length; k++) {
       int y = ys[k];
       if (state.position(y) < p) {
-        long oy = state.offset(y);
+        long oy = state.address(y);
         long h = oy + dhi[x][k];
         if (h > 0) {
           lo[m] = oy + dlo[x][k];
@@ -156,7 +148,7 @@ final class Decoder {
         }
       }
     }
-    sort(lo, hi, 0, m - 1);
+    OrderDecoding.sortByLow(lo, hi, 0, m - 1);
     long a = align[x];
     long cand = 0;
     for (int k = 0; k < m; k++) {
@@ -170,88 +162,12 @@ final class Decoder {
     return cand;
   }
 
-  /** Sorts the intervals by {@code lo} (then {@code hi}): insertion sort, or quicksort above 24. */
-  private static void sort(long[] lo, long[] hi, int from, int to) {
-    while (to - from > 24) {
-      int mid = (from + to) >>> 1;
-      long pivot = lo[mid];
-      int i = from;
-      int j = to;
-      while (i <= j) {
-        while (lo[i] < pivot) {
-          i++;
-        }
-        while (lo[j] > pivot) {
-          j--;
-        }
-        if (i <= j) {
-          swap(lo, hi, i++, j--);
-        }
-      }
-      if (j - from < to - i) {
-        sort(lo, hi, from, j);
-        from = i;
-      } else {
-        sort(lo, hi, i, to);
-        to = j;
-      }
-    }
-    for (int i = from + 1; i <= to; i++) {
-      long l = lo[i];
-      long h = hi[i];
-      int j = i - 1;
-      while (j >= from && lo[j] > l) {
-        lo[j + 1] = lo[j];
-        hi[j + 1] = hi[j];
-        j--;
-      }
-      lo[j + 1] = l;
-      hi[j + 1] = h;
-    }
-  }
-
-  private static void swap(long[] lo, long[] hi, int i, int j) {
-    long t = lo[i];
-    lo[i] = lo[j];
-    lo[j] = t;
-    t = hi[i];
-    hi[i] = hi[j];
-    hi[j] = t;
-  }
-
   /**
    * Decodes a whole order from scratch: the offsets of all buffers (every buffer must appear in
    * {@code order} exactly once).
    */
   long[] decode(int[] order) {
-    if (order.length != n) {
-      throw new IllegalArgumentException("order has " + order.length + " buffers, not " + n);
-    }
-    int[] pos = new int[n];
-    Arrays.fill(pos, Integer.MAX_VALUE);
-    for (int p = 0; p < n; p++) {
-      if (pos[order[p]] != Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("buffer " + order[p] + " appears twice in the order");
-      }
-      pos[order[p]] = p;
-    }
-    long[] off = new long[n];
-    State state =
-        new State() {
-          @Override
-          public int position(int buffer) {
-            return pos[buffer];
-          }
-
-          @Override
-          public long offset(int buffer) {
-            return off[buffer];
-          }
-        };
     Scratch scratch = new Scratch();
-    for (int p = 0; p < n; p++) {
-      off[order[p]] = place(order[p], p, state, scratch);
-    }
-    return off;
+    return OrderDecoding.decode(n, order, (x, p, state) -> place(x, p, state, scratch));
   }
 }
