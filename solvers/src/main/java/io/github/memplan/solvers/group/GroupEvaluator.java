@@ -17,9 +17,11 @@ import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.TodayTimesteps;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemLowerBounds;
 import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.Timestep;
 import io.github.memplan.core.solve.SolveContext;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,11 +58,15 @@ import java.util.Optional;
  *       without asking the oracle (no placement can exist);
  *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
  *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
- *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space.
+ *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space. The oracle
+ *       sees each instance with positional names ({@link #canonical}), and its answers are memoised
+ *       per such instance, so repeated blocks cost one call.
  * </ol>
  *
- * Results are memoised per range (invalid ones too). When the budget runs out a range is answered
- * empty and not memoised, and {@link #outOfBudget()} turns true.
+ * Results are memoised per range (invalid ones too) and per {@link RangeStructure}: a range shaped
+ * like one evaluated before (a repeated block) reuses its best secs (only that candidate is built,
+ * costed and placed again) or its "none below the cutoff". When the budget runs out a range is
+ * answered empty and not memoised, and {@link #outOfBudget()} turns true.
  *
  * <p><b>Inherited slicing failures.</b> If backward slicing ({@link
  * io.github.memplan.core.group.Slicing}) of {@code i..j} fails under some secs, so does that of
@@ -88,6 +94,9 @@ public final class GroupEvaluator {
   /** A memoised answer: the best group, or none with objective below {@code noneBelow}. */
   private record Memo(Optional<Evaluated> best, long noneBelow) {}
 
+  /** A memoised answer per {@link RangeStructure}: the best secs, or none below a cutoff. */
+  private record StructureMemo(Optional<ShapeSecs> secs, long noneBelow) {}
+
   /** A secs of the ranges ending at {@code last}. */
   private record SecsAt(int last, ShapeSecs secs) {}
 
@@ -111,9 +120,14 @@ public final class GroupEvaluator {
   private final TimestepMethod method = new TodayTimesteps();
   private final Map<Long, Memo> memo = new HashMap<>();
   private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
+  private final Map<List<Object>, StructureMemo> structures = new HashMap<>();
+  private long structureHits;
   private final long[] oracleCalls = {0};
+  private final Map<LmemInstance, Optional<LmemSolution>> placements = new HashMap<>();
+  private long placementHits;
   private long inheritedFailures;
   private long boundSkips;
+  private long cutoffSkips;
   private final RooflineBounds bounds;
   private long candidates;
   private long sliceFailures;
@@ -206,10 +220,23 @@ public final class GroupEvaluator {
       outOfBudget = true;
       return Optional.empty();
     }
-    Optional<Evaluated> e = evaluate(first, last, cutoff);
-    if (e.isEmpty() && ctx.budget().exhausted()) {
-      outOfBudget = true;
-      return e; // the budget, not the range, may be at fault: not memoised
+    List<Object> shape = RangeStructure.key(p.graph(), p.order().subList(first, last + 1));
+    StructureMemo same = structures.get(shape);
+    Optional<Evaluated> e = null;
+    if (same != null && (same.secs().isPresent() || cutoff <= same.noneBelow())) {
+      structureHits++;
+      e = same.secs().isEmpty() ? Optional.empty() : rebuild(first, last, same.secs().get());
+      e = e == null ? null : e.filter(x -> x.objective() < cutoff);
+    }
+    if (e == null) {
+      e = evaluate(first, last, cutoff);
+      if (e.isEmpty() && ctx.budget().exhausted()) {
+        outOfBudget = true;
+        return e; // the budget, not the range, may be at fault: not memoised
+      }
+      structures.put(
+          shape,
+          new StructureMemo(e.map(x -> x.group().secs()), e.isPresent() ? MAX_COST : cutoff));
     }
     memo.put(key, new Memo(e, e.isPresent() ? MAX_COST : cutoff));
     return e;
@@ -257,6 +284,7 @@ public final class GroupEvaluator {
       GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
       long value = objective(cost);
       if (value >= cutoff) {
+        cutoffSkips++;
         continue;
       }
       LmemInstance inst = b.timesteps().lmem();
@@ -272,7 +300,7 @@ public final class GroupEvaluator {
         return Optional.empty();
       }
       GroupTimesteps ts = c.built().timesteps();
-      Optional<LmemSolution> sol = oracle.place(ts.lmem(), ctx, oracleCalls);
+      Optional<LmemSolution> sol = place(ts.lmem());
       if (sol.isPresent()) {
         if (2L * c.secs().loops() > maxIterations) {
           bestOverHalfCap++;
@@ -282,6 +310,81 @@ public final class GroupEvaluator {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The group {@code first..last} under {@code secs}, which was the best for a range of the same
+   * {@link RangeStructure}: built, costed and placed like any candidate; {@code null} if that fails
+   * (it cannot unless the oracle is not deterministic), so that the caller evaluates afresh.
+   */
+  private Optional<Evaluated> rebuild(int first, int last, ShapeSecs secs) {
+    List<Op> ops = p.order().subList(first, last + 1);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    GroupCandidate c = GroupCandidate.build(name, p.graph(), ops, p.chip(), secs, rules, method);
+    if (!(c instanceof GroupCandidate.Built b)) {
+      return null;
+    }
+    Optional<LmemSolution> sol = place(b.timesteps().lmem());
+    if (sol.isEmpty()) {
+      return null;
+    }
+    GroupCost cost =
+        costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), b.timesteps());
+    Group g = new Group(first, last, secs, b.slices().slices(), b.timesteps(), sol.get());
+    return Optional.of(new Evaluated(g, cost, objective(cost)));
+  }
+
+  /**
+   * The oracle's placement of {@code inst}, asked with canonical names ({@link #canonical}) and
+   * memoised per canonical instance. The addresses are per buffer index and the two instances
+   * differ only in names, so the placement (validated on the canonical one by the oracle) places
+   * {@code inst}; the final grouping is validated again as a whole.
+   */
+  private Optional<LmemSolution> place(LmemInstance inst) {
+    LmemInstance key = canonical(inst);
+    Optional<LmemSolution> got = placements.get(key);
+    if (got == null) {
+      got = oracle.place(key, ctx, oracleCalls);
+      if (got.isEmpty() && ctx.budget().exhausted()) {
+        return got; // the budget may be at fault: not memoised
+      }
+      placements.put(key, got);
+    } else {
+      placementHits++;
+    }
+    return got;
+  }
+
+  /**
+   * {@code inst} with its name, buffer ids and op names replaced by positional ones ({@code g},
+   * {@code b0, b1, ...}, {@code t0, t1, ...}): groups of repeated blocks then give equal instances
+   * and share one oracle answer, as TPU-MLIR's LgCache shares group results by a structural hash
+   * ({@code reference/tpu-mlir.md} §2.4).
+   */
+  static LmemInstance canonical(LmemInstance inst) {
+    List<LmemBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < inst.buffers().size(); i++) {
+      LmemBuffer b = inst.buffers().get(i);
+      buffers.add(new LmemBuffer("b" + i, b.kind(), b.start(), b.end(), b.bytes(), b.held()));
+    }
+    List<Timestep> rows = new ArrayList<>();
+    int k = 0;
+    for (Timestep row : inst.timesteps()) {
+      List<Timestep.TiuOp> tiu = new ArrayList<>();
+      for (Timestep.TiuOp op : row.tiu()) {
+        tiu.add(new Timestep.TiuOp("t" + k++, op.operands(), op.results(), op.scratch()));
+      }
+      rows.add(new Timestep(tiu, row.gdma()));
+    }
+    return new LmemInstance(
+        "g",
+        inst.capacity(),
+        inst.banks(),
+        inst.bankBytes(),
+        inst.euBytes(),
+        buffers,
+        rows,
+        inst.inPlace());
   }
 
   /**
@@ -306,9 +409,12 @@ public final class GroupEvaluator {
    * The counters of this evaluator, by name: evaluations, candidates (secs considered),
    * slice-failures (of which slice-failures-inherited were known without slicing), bound-skips
    * (sliced, but the {@link RooflineBounds#sliced} bound reached the cutoff), costed (tables built
-   * and costed), maxlive-skips (dropped by {@link LmemLowerBounds#maxLive}), oracle-calls,
-   * cap-truncated (ranges whose space the loop cap cut), best-over-half-cap (valid ranges whose
-   * best secs has more than half the cap's loops: a larger cap might have offered a cheaper one).
+   * and costed), cutoff-skips (costed at the cutoff or more), maxlive-skips (dropped by {@link
+   * LmemLowerBounds#maxLive}), oracle-calls, oracle-cache-hits (placements answered by the
+   * canonical-instance memo), structure-hits (ranges answered from a range of the same {@link
+   * RangeStructure}), cap-truncated (ranges whose space the loop cap cut), best-over-half-cap
+   * (valid ranges whose best secs has more than half the cap's loops: a larger cap might have
+   * offered a cheaper one).
    */
   public Map<String, Long> stats() {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -319,7 +425,10 @@ public final class GroupEvaluator {
     m.put("maxlive-skips", maxLiveSkips);
     m.put("bound-skips", boundSkips);
     m.put("costed", costed);
+    m.put("cutoff-skips", cutoffSkips);
     m.put("oracle-calls", oracleCalls[0]);
+    m.put("oracle-cache-hits", placementHits);
+    m.put("structure-hits", structureHits);
     m.put("cap-truncated", capTruncated);
     m.put("best-over-half-cap", bestOverHalfCap);
     return m;

@@ -6,6 +6,7 @@ import io.github.memplan.core.group.Axis;
 import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.Nchw;
+import io.github.memplan.core.group.Range;
 import io.github.memplan.core.group.SliceInfo;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -33,6 +34,11 @@ import java.util.Set;
  *       slice by slice and its slices partition it (its bytes move once); every weight is loaded
  *       whole at least once (held or not); with slices ({@link #sliced}), every group input is
  *       loaded in every iteration, {@code Π_axis Σ_slices len} elements in all.
+ *   <li><b>Fill and drain</b> ({@link #sliced} only). In the first step of the loop only the
+ *       stage-0 transfers of iteration 0 run (the loads of the first op's operands, as {@code
+ *       TodayTimesteps} stages them) and in the last only the stage-2 transfers of the last
+ *       iteration (the stores of the last op's group outputs); no TIU op runs in either. So the
+ *       cycles are also at least the whole TIU sum plus the GDMA cycles of those two steps.
  * </ul>
  *
  * One cycle per term is given away for floating-point rounding. Stateless.
@@ -101,7 +107,51 @@ final class RooflineBounds {
       tiu += Math.max(0, x - 1);
     }
     long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
-    return Math.max((long) Math.floor(tiu), gdma);
+    long edges = slices == null ? 0 : fillAndDrain(ops, io, slices);
+    return Math.max((long) Math.floor(tiu) + edges, gdma);
+  }
+
+  /**
+   * GDMA cycles of the first pipeline step (the stage-0 loads of iteration 0: every operand of the
+   * first op, weights whole) plus those of the last (the stage-2 stores of iteration {@code L - 1}:
+   * the last op's group outputs), neither of which overlaps any TIU work.
+   */
+  private long fillAndDrain(List<Op> ops, GroupIo io, Map<String, SliceInfo> slices) {
+    long first = 0;
+    Set<String> seen = new HashSet<>();
+    for (String t : ops.get(0).inputs()) {
+      if (t.isEmpty() || !seen.add(t)) {
+        continue;
+      }
+      SliceInfo si = slices.get(t);
+      first +=
+          !GroupIo.isActivation(graph, t) || si == null
+              ? graph.tensor(t).bytes()
+              : graph.tensor(t).dtype().bytes(edgeElements(si, 0));
+    }
+    long last = 0;
+    Set<String> outs = new HashSet<>(io.outputs());
+    for (String t : ops.get(ops.size() - 1).outputs()) {
+      SliceInfo si = slices.get(t);
+      if (outs.contains(t)) {
+        last +=
+            si == null
+                ? graph.tensor(t).bytes()
+                : graph.tensor(t).dtype().bytes(edgeElements(si, -1));
+      }
+    }
+    return Math.max(0, model.gdmaCycles(first, chip) - 1)
+        + Math.max(0, model.gdmaCycles(last, chip) - 1);
+  }
+
+  /** Elements of the first ({@code which == 0}) or last ({@code -1}) slice of every axis. */
+  private static long edgeElements(SliceInfo si, int which) {
+    long e = 1;
+    for (Axis a : Axis.values()) {
+      List<Range> l = si.get(a);
+      e *= l.get(which == 0 ? 0 : l.size() - 1).len();
+    }
+    return e;
   }
 
   /** {@code Σ_it} of the slice's elements: {@code Π_axis} of its slice lengths summed. */
