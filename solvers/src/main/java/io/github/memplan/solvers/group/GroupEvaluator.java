@@ -128,6 +128,7 @@ public final class GroupEvaluator {
   private long inheritedFailures;
   private long boundSkips;
   private long cutoffSkips;
+  private long oracleRejections;
   private final RooflineBounds bounds;
   private long candidates;
   private long sliceFailures;
@@ -301,7 +302,9 @@ public final class GroupEvaluator {
       }
       GroupTimesteps ts = c.built().timesteps();
       Optional<LmemSolution> sol = place(ts.lmem());
-      if (sol.isPresent()) {
+      if (sol.isEmpty()) {
+        oracleRejections++;
+      } else {
         if (2L * c.secs().loops() > maxIterations) {
           bestOverHalfCap++;
         }
@@ -428,6 +431,7 @@ public final class GroupEvaluator {
     m.put("cutoff-skips", cutoffSkips);
     m.put("oracle-calls", oracleCalls[0]);
     m.put("oracle-cache-hits", placementHits);
+    m.put("oracle-rejections", oracleRejections);
     m.put("structure-hits", structureHits);
     m.put("cap-truncated", capTruncated);
     m.put("best-over-half-cap", bestOverHalfCap);
