@@ -1,0 +1,440 @@
+package io.github.memplan.solvers.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.CostModel;
+import io.github.memplan.core.cost.GroupCost;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.ShapeSecsBounds;
+import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.TimestepMethod;
+import io.github.memplan.core.group.TodayTimesteps;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemBuffer;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemLowerBounds;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.Timestep;
+import io.github.memplan.core.solve.SolveContext;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The best valid group of an op range: what {@code is_layer_group_valid} answers in TPU-MLIR
+ * ({@code reference/tpu-mlir.md} §2.5), except that the shape secs kept are the <b>cheapest</b>
+ * valid ones under the cost model, not the first valid ones that the quick search meets (§2.6, the
+ * weakness §6.3 names). Shared by the group searches of this package; one instance per solve
+ * (thread-confined: it keeps the memo and counters of that solve).
+ *
+ * <p>For the ops {@code first..last} of the problem's order:
+ *
+ * <ol>
+ *   <li>the range is invalid when {@code init_group_data_secs} fails ({@link
+ *       ShapeSecsBounds#initialSecs}: one op does not fit LMEM even at the maximum split), as in
+ *       TPU-MLIR;
+ *   <li>every secs of the {@link SecsSpace} (within {@link ShapeSecsBounds#maxSecs}, at most {@code
+ *       maxIterations} loops) is sliced with today's rules ({@link SliceRules#TODAY}, the h/2 rule
+ *       as the problem says) and gets today's timestep table ({@link TodayTimesteps}): exactly what
+ *       {@code tpumlir-dp} builds for the secs it tries; a secs whose slicing fails is dropped;
+ *       when it failed already for {@code i..last} with {@code i >= first}, it is dropped without
+ *       slicing (see below);
+ *   <li>with a cutoff ({@link #bestBelow}), a sliced candidate whose {@link RooflineBounds#sliced}
+ *       bound reaches the cutoff is dropped before its table is built;
+ *   <li>each is costed with the {@link CostModel} (the cost needs no LMEM address); with a cutoff
+ *       ({@link #bestBelow}) those costing the cutoff or more are dropped;
+ *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity is dropped
+ *       without asking the oracle (no placement can exist);
+ *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
+ *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
+ *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space. The oracle
+ *       sees each instance with positional names ({@link #canonical}), and its answers are memoised
+ *       per such instance, so repeated blocks cost one call.
+ * </ol>
+ *
+ * Results are memoised per range (invalid ones too) and per {@link RangeStructure}: a range shaped
+ * like one evaluated before (a repeated block) reuses its best secs (only that candidate is built,
+ * costed and placed again) or its "none below the cutoff". When the budget runs out a range is
+ * answered empty and not memoised, and {@link #outOfBudget()} turns true.
+ *
+ * <p><b>Inherited slicing failures.</b> If backward slicing ({@link
+ * io.github.memplan.core.group.Slicing}) of {@code i..j} fails under some secs, so does that of
+ * {@code i'..j} for every {@code i' < i} under the same secs: the ops before {@code i} come first
+ * in the topological order, so they use no tensor defined in {@code i..j}; every op of {@code i..j}
+ * therefore has the same in-group users and group outputs in both ranges, and the backward walk,
+ * which visits {@code j} down to {@code i} before any op before {@code i}, meets the same slices
+ * and the same failure, unless it fails earlier (an extra group output, or an extra in-group user
+ * refusing H/W margins). The evaluator records, per (last op, secs), the largest first op whose
+ * slicing failed, and drops those secs for every longer range with the same last op.
+ *
+ * <p>{@link #lowerBound(int, int)} is a lower bound on the objective of any group of the range at
+ * any secs, used by the DP to skip ranges (see {@link GroupDpBestPlanner}).
+ */
+public final class GroupEvaluator {
+  /** The cost of an invalid range ({@code MAX_COST}), far from overflow when two are added. */
+  public static final long MAX_COST = Long.MAX_VALUE / 4;
+
+  /** Default cap on the loops ({@code nsecs · hsecs · wsecs}) of a candidate secs. */
+  public static final int DEFAULT_MAX_ITERATIONS = 256;
+
+  /** A valid group with its cost and objective value. */
+  public record Evaluated(Group group, GroupCost cost, long objective) {}
+
+  /** A memoised answer: the best group, or none with objective below {@code noneBelow}. */
+  private record Memo(Optional<Evaluated> best, long noneBelow) {}
+
+  /** A memoised answer per {@link RangeStructure}: the best secs, or none below a cutoff. */
+  private record StructureMemo(Optional<ShapeSecs> secs, long noneBelow) {}
+
+  /** A secs of the ranges ending at {@code last}. */
+  private record SecsAt(int last, ShapeSecs secs) {}
+
+  /** One built candidate, costed. */
+  private record Candidate(
+      ShapeSecs secs, GroupCandidate.Built built, GroupCost cost, long value) {}
+
+  private static final Comparator<Candidate> ORDER =
+      Comparator.comparingLong(Candidate::value)
+          .thenComparingLong(c -> c.secs().loops())
+          .thenComparingInt(c -> c.secs().nsecs())
+          .thenComparingInt(c -> c.secs().hsecs())
+          .thenComparingInt(c -> c.secs().wsecs());
+
+  private final GroupProblem p;
+  private final SolveContext ctx;
+  private final LmemOracle oracle;
+  private final CostModel costModel;
+  private final int maxIterations;
+  private final SliceRules rules;
+  private final TimestepMethod method = new TodayTimesteps();
+  private final Map<Long, Memo> memo = new HashMap<>();
+  private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
+  private final Map<List<Object>, StructureMemo> structures = new HashMap<>();
+  private long structureHits;
+  private final long[] oracleCalls = {0};
+  private final Map<LmemInstance, Optional<LmemSolution>> placements = new HashMap<>();
+  private long placementHits;
+  private long inheritedFailures;
+  private long boundSkips;
+  private long cutoffSkips;
+  private long oracleRejections;
+  private final RooflineBounds bounds;
+  private long candidates;
+  private long sliceFailures;
+  private long maxLiveSkips;
+  private long costed;
+  private long capTruncated;
+  private long bestOverHalfCap;
+  private boolean outOfBudget;
+
+  /**
+   * @param maxIterations cap on the loops of a candidate secs (see {@link SecsSpace})
+   */
+  public GroupEvaluator(
+      GroupProblem p, SolveContext ctx, LmemOracle oracle, CostModel costModel, int maxIterations) {
+    if (maxIterations < 1) {
+      throw new IllegalArgumentException("max-iterations must be >= 1: " + maxIterations);
+    }
+    this.p = p;
+    this.ctx = ctx;
+    this.oracle = oracle;
+    this.costModel = costModel;
+    this.maxIterations = maxIterations;
+    this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    this.bounds =
+        costModel instanceof RooflineCostModel roofline
+            ? new RooflineBounds(roofline, p.graph(), p.chip(), p.options().objective())
+            : null;
+  }
+
+  /** The problem. */
+  public GroupProblem problem() {
+    return p;
+  }
+
+  /** The slicing rules of every group ({@link SliceRules#TODAY} with the problem's h/2 rule). */
+  public SliceRules rules() {
+    return rules;
+  }
+
+  /** Id of the timestep method of every group ({@code today}). */
+  public String timestepMethod() {
+    return method.id();
+  }
+
+  /** {@link GroupProblem#baseGroups()}. */
+  public List<int[]> baseGroups() {
+    return p.baseGroups();
+  }
+
+  /** The objective value of {@code c}: cycles or DDR bytes, as the problem says. */
+  public long objective(GroupCost c) {
+    return p.options().objective() == GroupOptions.Objective.DDR_BYTES ? c.ddrBytes() : c.cycles();
+  }
+
+  /**
+   * The objective of the range {@code first..last}: the global-op cost for a single op, the best
+   * group's for more, {@link #MAX_COST} when invalid (or not evaluated for lack of budget).
+   */
+  public long rangeCost(int first, int last) {
+    if (first == last) {
+      return objective(costModel.globalOp(p.graph(), p.order().get(first), p.chip()));
+    }
+    return best(first, last).map(Evaluated::objective).orElse(MAX_COST);
+  }
+
+  /**
+   * The best valid group of the ops {@code first..last} (two or more), memoised; empty when the
+   * range has no valid secs in the space, or the budget ran out.
+   */
+  public Optional<Evaluated> best(int first, int last) {
+    return bestBelow(first, last, MAX_COST);
+  }
+
+  /**
+   * The best valid group of the ops {@code first..last} if its objective is below {@code cutoff},
+   * else empty. Candidates costing {@code cutoff} or more are never placed, which is what makes a
+   * range that cannot beat a known alternative cheap to answer. Memoised: an answer found is exact
+   * for every cutoff; "none below {@code cutoff}" is reused for every cutoff up to it.
+   */
+  public Optional<Evaluated> bestBelow(int first, int last, long cutoff) {
+    if (first < 0 || last >= p.order().size() || last <= first) {
+      return Optional.empty();
+    }
+    long key = (long) first * p.order().size() + last;
+    Memo got = memo.get(key);
+    if (got != null && (got.best().isPresent() || cutoff <= got.noneBelow())) {
+      return got.best().filter(e -> e.objective() < cutoff);
+    }
+    if (ctx.budget().exhausted()) {
+      outOfBudget = true;
+      return Optional.empty();
+    }
+    List<Object> shape = RangeStructure.key(p.graph(), p.order().subList(first, last + 1));
+    StructureMemo same = structures.get(shape);
+    Optional<Evaluated> e = null;
+    if (same != null && (same.secs().isPresent() || cutoff <= same.noneBelow())) {
+      structureHits++;
+      e = same.secs().isEmpty() ? Optional.empty() : rebuild(first, last, same.secs().get());
+      e = e == null ? null : e.filter(x -> x.objective() < cutoff);
+    }
+    if (e == null) {
+      e = evaluate(first, last, cutoff);
+      if (e.isEmpty() && ctx.budget().exhausted()) {
+        outOfBudget = true;
+        return e; // the budget, not the range, may be at fault: not memoised
+      }
+      structures.put(
+          shape,
+          new StructureMemo(e.map(x -> x.group().secs()), e.isPresent() ? MAX_COST : cutoff));
+    }
+    memo.put(key, new Memo(e, e.isPresent() ? MAX_COST : cutoff));
+    return e;
+  }
+
+  /** Whether the range was evaluated already (its answer is memoised). */
+  public boolean evaluated(int first, int last) {
+    return memo.containsKey((long) first * p.order().size() + last);
+  }
+
+  private Optional<Evaluated> evaluate(int first, int last, long cutoff) {
+    Graph graph = p.graph();
+    Chip chip = p.chip();
+    List<Op> ops = p.order().subList(first, last + 1);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
+    if (ShapeSecsBounds.initialSecs(graph, ops, chip, max).isEmpty()) {
+      return Optional.empty();
+    }
+    SecsSpace space = SecsSpace.of(graph, ops, chip, max, maxIterations);
+    if (space.truncated()) {
+      capTruncated++;
+    }
+    String name = graph.name() + "/g" + first + "-" + last;
+    GroupIo io = GroupIo.of(graph, ops);
+    List<Candidate> cands = new ArrayList<>();
+    for (ShapeSecs secs : space.secs()) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      candidates++;
+      SecsAt at = new SecsAt(last, secs);
+      Integer failedFrom = sliceFailedFrom.get(at);
+      if (failedFrom != null && first <= failedFrom) {
+        sliceFailures++;
+        inheritedFailures++;
+        continue;
+      }
+      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
+      if (!(c instanceof GroupCandidate.Built b)) {
+        sliceFailures++;
+        sliceFailedFrom.merge(at, first, Math::max);
+        continue;
+      }
+      costed++;
+      GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
+      long value = objective(cost);
+      if (value >= cutoff) {
+        cutoffSkips++;
+        continue;
+      }
+      LmemInstance inst = b.timesteps().lmem();
+      if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
+        maxLiveSkips++;
+        continue;
+      }
+      cands.add(new Candidate(secs, b, cost, value));
+    }
+    cands.sort(ORDER);
+    for (Candidate c : cands) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      GroupTimesteps ts = c.built().timesteps();
+      Optional<LmemSolution> sol = place(ts.lmem());
+      if (sol.isEmpty()) {
+        oracleRejections++;
+      } else {
+        if (2L * c.secs().loops() > maxIterations) {
+          bestOverHalfCap++;
+        }
+        Group g = new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol.get());
+        return Optional.of(new Evaluated(g, c.cost(), c.value()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The group {@code first..last} under {@code secs}, which was the best for a range of the same
+   * {@link RangeStructure}: built, costed and placed like any candidate; {@code null} if that fails
+   * (it cannot unless the oracle is not deterministic), so that the caller evaluates afresh.
+   */
+  private Optional<Evaluated> rebuild(int first, int last, ShapeSecs secs) {
+    List<Op> ops = p.order().subList(first, last + 1);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    GroupCandidate c = GroupCandidate.build(name, p.graph(), ops, p.chip(), secs, rules, method);
+    if (!(c instanceof GroupCandidate.Built b)) {
+      return null;
+    }
+    Optional<LmemSolution> sol = place(b.timesteps().lmem());
+    if (sol.isEmpty()) {
+      return null;
+    }
+    GroupCost cost =
+        costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), b.timesteps());
+    Group g = new Group(first, last, secs, b.slices().slices(), b.timesteps(), sol.get());
+    return Optional.of(new Evaluated(g, cost, objective(cost)));
+  }
+
+  /**
+   * The oracle's placement of {@code inst}, asked with canonical names ({@link #canonical}) and
+   * memoised per canonical instance. The addresses are per buffer index and the two instances
+   * differ only in names, so the placement (validated on the canonical one by the oracle) places
+   * {@code inst}; the final grouping is validated again as a whole.
+   */
+  private Optional<LmemSolution> place(LmemInstance inst) {
+    LmemInstance key = canonical(inst);
+    Optional<LmemSolution> got = placements.get(key);
+    if (got == null) {
+      got = oracle.place(key, ctx, oracleCalls);
+      if (got.isEmpty() && ctx.budget().exhausted()) {
+        return got; // the budget may be at fault: not memoised
+      }
+      placements.put(key, got);
+    } else {
+      placementHits++;
+    }
+    return got;
+  }
+
+  /**
+   * {@code inst} with its name, buffer ids and op names replaced by positional ones ({@code g},
+   * {@code b0, b1, ...}, {@code t0, t1, ...}): groups of repeated blocks then give equal instances
+   * and share one oracle answer, as TPU-MLIR's LgCache shares group results by a structural hash
+   * ({@code reference/tpu-mlir.md} §2.4).
+   */
+  static LmemInstance canonical(LmemInstance inst) {
+    List<LmemBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < inst.buffers().size(); i++) {
+      LmemBuffer b = inst.buffers().get(i);
+      buffers.add(new LmemBuffer("b" + i, b.kind(), b.start(), b.end(), b.bytes(), b.held()));
+    }
+    List<Timestep> rows = new ArrayList<>();
+    int k = 0;
+    for (Timestep row : inst.timesteps()) {
+      List<Timestep.TiuOp> tiu = new ArrayList<>();
+      for (Timestep.TiuOp op : row.tiu()) {
+        tiu.add(new Timestep.TiuOp("t" + k++, op.operands(), op.results(), op.scratch()));
+      }
+      rows.add(new Timestep(tiu, row.gdma()));
+    }
+    return new LmemInstance(
+        "g",
+        inst.capacity(),
+        inst.banks(),
+        inst.bankBytes(),
+        inst.euBytes(),
+        buffers,
+        rows,
+        inst.inPlace());
+  }
+
+  /**
+   * A lower bound on the objective of every group of the ops {@code first..last} at every secs:
+   * {@link RooflineBounds#range} under {@link RooflineCostModel}, 0 under another cost model.
+   */
+  public long lowerBound(int first, int last) {
+    return bounds == null ? 0 : bounds.range(p.order().subList(first, last + 1));
+  }
+
+  /** Whether some range was answered empty because the budget ran out. */
+  public boolean outOfBudget() {
+    return outOfBudget;
+  }
+
+  /** Number of ranges evaluated (memoised answers). */
+  public long evaluations() {
+    return memo.size();
+  }
+
+  /**
+   * The counters of this evaluator, by name: evaluations, candidates (secs considered),
+   * slice-failures (of which slice-failures-inherited were known without slicing), bound-skips
+   * (sliced, but the {@link RooflineBounds#sliced} bound reached the cutoff), costed (tables built
+   * and costed), cutoff-skips (costed at the cutoff or more), maxlive-skips (dropped by {@link
+   * LmemLowerBounds#maxLive}), oracle-calls, oracle-cache-hits (placements answered by the
+   * canonical-instance memo), structure-hits (ranges answered from a range of the same {@link
+   * RangeStructure}), cap-truncated (ranges whose space the loop cap cut), best-over-half-cap
+   * (valid ranges whose best secs has more than half the cap's loops: a larger cap might have
+   * offered a cheaper one).
+   */
+  public Map<String, Long> stats() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("evaluations", evaluations());
+    m.put("candidates", candidates);
+    m.put("slice-failures", sliceFailures);
+    m.put("slice-failures-inherited", inheritedFailures);
+    m.put("maxlive-skips", maxLiveSkips);
+    m.put("bound-skips", boundSkips);
+    m.put("costed", costed);
+    m.put("cutoff-skips", cutoffSkips);
+    m.put("oracle-calls", oracleCalls[0]);
+    m.put("oracle-cache-hits", placementHits);
+    m.put("oracle-rejections", oracleRejections);
+    m.put("structure-hits", structureHits);
+    m.put("cap-truncated", capTruncated);
+    m.put("best-over-half-cap", bestOverHalfCap);
+    return m;
+  }
+}
