@@ -6,7 +6,7 @@ import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
-import io.github.memplan.core.group.OpSemantics;
+import io.github.memplan.core.group.GroupingOutcomes;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.TodayTimesteps;
@@ -138,7 +138,7 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
   public Outcome<Grouping> solve(GroupProblem p, SolveContext ctx) {
     Run run = new Run(p, ctx);
     List<int[]> ranges = new ArrayList<>(); // chosen ranges of two ops or more
-    for (int[] base : baseGroups(p)) {
+    for (int[] base : p.baseGroups()) {
       if (mode == Mode.GREEDY) {
         greedy(run, base[0], base[1], ranges);
       } else {
@@ -159,23 +159,6 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
         grouping,
         Map.of("evaluations", run.memo.size(), "tries", run.tries[0]),
         run.outOfBudget ? "budget ran out; ranges not evaluated counted as invalid" : null);
-  }
-
-  /** {@code get_base_groups}: maximal runs of groupable ops, as [first, last] pairs. */
-  static List<int[]> baseGroups(GroupProblem p) {
-    List<int[]> out = new ArrayList<>();
-    int start = -1;
-    for (int i = 0; i <= p.order().size(); i++) {
-      boolean ok =
-          i < p.order().size() && OpSemantics.groupable(p.graph(), p.order().get(i), p.chip());
-      if (ok && start < 0) {
-        start = i;
-      } else if (!ok && start >= 0) {
-        out.add(new int[] {start, i - 1});
-        start = -1;
-      }
-    }
-    return out;
   }
 
   /** {@code simple_layer_group} over the base group {@code s..e}. */

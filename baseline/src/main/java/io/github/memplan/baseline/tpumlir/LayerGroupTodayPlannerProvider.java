@@ -3,6 +3,7 @@ package io.github.memplan.baseline.tpumlir;
 import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingOutcomes;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;

@@ -6,6 +6,7 @@ import io.github.memplan.core.group.GroupCandidate;
 import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingOutcomes;
 import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.group.OpSemantics;
 import io.github.memplan.core.group.ShapeSecs;

@@ -3,13 +3,13 @@ package io.github.memplan.baseline.tpumlir;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.cost.CostModel;
 import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.group.Axis;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
 import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.OpSemantics;
 import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
@@ -33,13 +33,7 @@ import java.util.Optional;
  * assign_dhwsecs}; {@code reference/tpu-mlir.md} §2.5, §2.6):
  *
  * <pre>
- * max: nsecs = min ceil(n / n_align) over op outputs (1 if an op refuses N split); csecs = 1;
- *      hsecs = min h (1 if an op refuses H); wsecs = min w on the BM1684X family when W may be
- *      split and w · dtype_bytes > DMA_ALGN_BYTES, else 1
- * init (per op): secs = ceil((in0 + out0 + scratch + other operands (weights whole) + other
- *      results) / LMEM_BYTES); nsecs = max(nsecs, min(secs, max n)); secs = ceil(secs / nsecs);
- *      hsecs = max(hsecs, secs); above max h: wsecs = ceil(hsecs / max h), hsecs = max h;
- *      invalid when wsecs > max w
+ * max, init: {@link ShapeSecsBounds} (get_group_max_secs, init_group_data_secs)
  * up to 20 tries while secs <= max: slice + timesteps + LMEM allocation;
  *      valid: stop with this (first valid) secs; slicing fails: the group is invalid;
  *      LMEM fails: nsecs to the next value shrinking ceil(n / nsecs), else dhw += 1 and
@@ -78,74 +72,6 @@ final class ShapeSecsSearch {
     this.method = method;
   }
 
-  /** {@code max_*secs}. */
-  static ShapeSecs maxSecs(Graph graph, List<Op> ops, Chip chip) {
-    long n = Long.MAX_VALUE;
-    long h = Long.MAX_VALUE;
-    long w = Long.MAX_VALUE;
-    boolean splitW = OpSemantics.bm1684xFamily(chip);
-    for (Op op : ops) {
-      for (String out : op.outputs()) {
-        Tensor t = graph.tensor(out);
-        Nchw s = Nchw.of(t.shape());
-        n =
-            Math.min(
-                n,
-                OpSemantics.allowSplit(graph, op, Axis.N)
-                    ? ceilDiv(s.n(), Slicing.nAlign(graph, out, chip))
-                    : 1);
-        h = Math.min(h, OpSemantics.allowSplit(graph, op, Axis.H) ? s.h() : 1);
-        boolean wOk =
-            splitW
-                && OpSemantics.allowSplit(graph, op, Axis.W)
-                && t.dtype().bytes(s.w()) > chip.dmaAlignBytes();
-        w = Math.min(w, wOk ? s.w() : 1);
-      }
-    }
-    return new ShapeSecs(clamp(n), 1, clamp(h), clamp(w));
-  }
-
-  /** {@code init_group_data_secs}; empty when one op does not fit even at the maximum split. */
-  static Optional<ShapeSecs> initialSecs(Graph graph, List<Op> ops, Chip chip, ShapeSecs max) {
-    long nsecs = 1;
-    long hsecs = 1;
-    long wsecs = 1;
-    for (Op op : ops) {
-      long total = 0;
-      for (String in : op.inputs()) {
-        if (in.isEmpty()) {
-          continue;
-        }
-        total +=
-            GroupIo.isActivation(graph, in)
-                ? whole(graph, chip, in)
-                : OpSemantics.weightLmemBytes(graph, op, in, chip);
-      }
-      for (String out : op.outputs()) {
-        total += whole(graph, chip, out);
-      }
-      total +=
-          OpSemantics.scratchBytes(
-              graph,
-              op,
-              chip,
-              Nchw.of(graph.tensor(op.inputs().get(0)).shape()),
-              Nchw.of(graph.tensor(op.outputs().get(0)).shape()));
-      long secs = ceilDiv(total, chip.lmemBytesPerLane());
-      nsecs = Math.max(nsecs, Math.min(secs, max.nsecs()));
-      secs = ceilDiv(secs, nsecs);
-      hsecs = Math.max(hsecs, secs);
-    }
-    if (hsecs > max.hsecs()) {
-      wsecs = ceilDiv(hsecs, max.hsecs());
-      hsecs = max.hsecs();
-      if (wsecs > max.wsecs()) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(new ShapeSecs((int) nsecs, 1, (int) hsecs, (int) wsecs));
-  }
-
   /**
    * The quick search on {@code ops} ({@code first..last} of the order); empty when the group is
    * invalid.
@@ -162,15 +88,15 @@ final class ShapeSecsSearch {
       SliceRules rules,
       long[] tries,
       SolveContext ctx) {
-    ShapeSecs max = maxSecs(graph, ops, chip);
-    Optional<ShapeSecs> init = initialSecs(graph, ops, chip, max);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
+    Optional<ShapeSecs> init = ShapeSecsBounds.initialSecs(graph, ops, chip, max);
     if (init.isEmpty()) {
       return Optional.empty();
     }
     ShapeSecs secs = init.get();
     GroupIo io = GroupIo.of(graph, ops);
     int dhw = secs.hsecs() * secs.wsecs();
-    for (int t = 0; t < MAX_TRY_NUM && secs != null && within(secs, max); t++) {
+    for (int t = 0; t < MAX_TRY_NUM && secs != null && ShapeSecsBounds.within(secs, max); t++) {
       if (ctx.budget().exhausted()) {
         return Optional.empty();
       }
@@ -210,11 +136,13 @@ final class ShapeSecsSearch {
     for (String out : io.outputs()) {
       n =
           Math.max(
-              n, ceilDiv(Nchw.of(graph.tensor(out).shape()).n(), Slicing.nAlign(graph, out, chip)));
+              n,
+              OpSemantics.ceilDiv(
+                  Nchw.of(graph.tensor(out).shape()).n(), Slicing.nAlign(graph, out, chip)));
     }
-    long now = ceilDiv(n, nsecs);
+    long now = OpSemantics.ceilDiv(n, nsecs);
     int next = nsecs + 1;
-    while (next < maxN && ceilDiv(n, next) >= now) {
+    while (next < maxN && OpSemantics.ceilDiv(n, next) >= now) {
       next++;
     }
     return Math.min(next, maxN);
@@ -240,7 +168,7 @@ final class ShapeSecsSearch {
     ShapeSecs best = null;
     double bestCost = Double.MAX_VALUE;
     for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
-      int w = (int) ceilDiv(dhw, h);
+      int w = (int) OpSemantics.ceilDiv(dhw, h);
       if (w > max.wsecs()) {
         continue;
       }
@@ -254,25 +182,5 @@ final class ShapeSecsSearch {
       }
     }
     return best;
-  }
-
-  private static boolean within(ShapeSecs s, ShapeSecs max) {
-    return s.nsecs() <= max.nsecs()
-        && s.csecs() <= max.csecs()
-        && s.hsecs() <= max.hsecs()
-        && s.wsecs() <= max.wsecs();
-  }
-
-  private static long whole(Graph graph, Chip chip, String tensor) {
-    Tensor t = graph.tensor(tensor);
-    return OpSemantics.lmemBytes(chip, Nchw.of(t.shape()), t.dtype(), true);
-  }
-
-  private static int clamp(long v) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, v));
-  }
-
-  private static long ceilDiv(long a, long b) {
-    return (a + b - 1) / b;
   }
 }

@@ -11,6 +11,7 @@ import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.StackLmemPlanner;
 import io.github.memplan.core.group.TodayTimesteps;
@@ -98,11 +99,11 @@ class LayerGroupTodayPlannerTest {
   @Test
   void maxSecsFollowTheOpsThatRefuseASplit() {
     Graph g = reluPoolChain(1);
-    assertThat(ShapeSecsSearch.maxSecs(g, g.ops().subList(0, 1), BM1684X))
+    assertThat(ShapeSecsBounds.maxSecs(g, g.ops().subList(0, 1), BM1684X))
         .isEqualTo(new ShapeSecs(1, 1, 128, 256));
-    assertThat(ShapeSecsSearch.maxSecs(g, g.ops().subList(0, 2), BM1684X)).isEqualTo(ShapeSecs.ONE);
+    assertThat(ShapeSecsBounds.maxSecs(g, g.ops().subList(0, 2), BM1684X)).isEqualTo(ShapeSecs.ONE);
     // the per-op estimate ignores liveness: relu0's 2 x 128 KiB fit one lane, so 1 sec
-    assertThat(ShapeSecsSearch.initialSecs(g, g.ops().subList(0, 2), BM1684X, ShapeSecs.ONE))
+    assertThat(ShapeSecsBounds.initialSecs(g, g.ops().subList(0, 2), BM1684X, ShapeSecs.ONE))
         .contains(ShapeSecs.ONE);
   }
 

@@ -25,6 +25,26 @@ public record GroupProblem(Graph graph, List<Op> order, Chip chip, GroupOptions 
     return new GroupProblem(graph, Schedule.topological(graph), chip, options);
   }
 
+  /**
+   * {@code get_base_groups} ({@code reference/tpu-mlir.md} §2.3, §2.4): the maximal runs of ops
+   * that can join a group ({@link OpSemantics#groupable}), as {@code [first, last]} positions of
+   * the order, ascending. Every group of a grouping lies inside one of them.
+   */
+  public List<int[]> baseGroups() {
+    List<int[]> out = new java.util.ArrayList<>();
+    int start = -1;
+    for (int i = 0; i <= order.size(); i++) {
+      boolean ok = i < order.size() && OpSemantics.groupable(graph, order.get(i), chip);
+      if (ok && start < 0) {
+        start = i;
+      } else if (!ok && start >= 0) {
+        out.add(new int[] {start, i - 1});
+        start = -1;
+      }
+    }
+    return out;
+  }
+
   /** {@code model/chip}, as instance names go. */
   public String name() {
     return graph.name() + "/" + chip.name();

@@ -497,7 +497,7 @@ public final class OpSemantics {
     };
   }
 
-  static long ceilDiv(long a, long b) {
+  public static long ceilDiv(long a, long b) {
     return (a + b - 1) / b;
   }
 

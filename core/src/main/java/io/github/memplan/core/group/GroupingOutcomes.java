@@ -1,8 +1,5 @@
-package io.github.memplan.baseline.tpumlir;
+package io.github.memplan.core.group;
 
-import io.github.memplan.core.group.GroupProblem;
-import io.github.memplan.core.group.Grouping;
-import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.solve.Outcome;
@@ -16,16 +13,16 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /** What the layer-group planners share: the {@code lmem} parameter and the validated outcome. */
-final class GroupingOutcomes {
+public final class GroupingOutcomes {
   private GroupingOutcomes() {}
 
   /** The {@code lmem} parameter with its default. */
-  static Parameter lmemParameter(String defaultId) {
+  public static Parameter lmemParameter(String defaultId) {
     return new Parameter("lmem", "id of the LmemInstance planner that packs each group", defaultId);
   }
 
   /** The LMEM planner named {@code id}, with its default parameters. */
-  static Planner<LmemInstance, LmemSolution> lmemPlanner(String id) {
+  public static Planner<LmemInstance, LmemSolution> lmemPlanner(String id) {
     PlannerProvider<LmemInstance, LmemSolution> provider = Planners.get(id, LmemInstance.class);
     return provider.create(Map.of());
   }
@@ -36,7 +33,7 @@ final class GroupingOutcomes {
    *
    * @param budgetNote message when the budget ran out, else {@code null}
    */
-  static Outcome<Grouping> validated(
+  public static Outcome<Grouping> validated(
       String planner,
       GroupProblem p,
       Grouping grouping,
