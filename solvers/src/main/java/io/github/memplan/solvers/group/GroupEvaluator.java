@@ -1,0 +1,304 @@
+package io.github.memplan.solvers.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.CostModel;
+import io.github.memplan.core.cost.GroupCost;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.ShapeSecsBounds;
+import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.TimestepMethod;
+import io.github.memplan.core.group.TodayTimesteps;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemLowerBounds;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.solve.SolveContext;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The best valid group of an op range: what {@code is_layer_group_valid} answers in TPU-MLIR
+ * ({@code reference/tpu-mlir.md} §2.5), except that the shape secs kept are the <b>cheapest</b>
+ * valid ones under the cost model, not the first valid ones that the quick search meets (§2.6, the
+ * weakness §6.3 names). Shared by the group searches of this package; one instance per solve
+ * (thread-confined: it keeps the memo and counters of that solve).
+ *
+ * <p>For the ops {@code first..last} of the problem's order:
+ *
+ * <ol>
+ *   <li>the range is invalid when {@code init_group_data_secs} fails ({@link
+ *       ShapeSecsBounds#initialSecs}: one op does not fit LMEM even at the maximum split), as in
+ *       TPU-MLIR;
+ *   <li>every secs of the {@link SecsSpace} (within {@link ShapeSecsBounds#maxSecs}, at most {@code
+ *       maxIterations} loops) is sliced with today's rules ({@link SliceRules#TODAY}, the h/2 rule
+ *       as the problem says) and gets today's timestep table ({@link TodayTimesteps}): exactly what
+ *       {@code tpumlir-dp} builds for the secs it tries; a secs whose slicing fails is dropped;
+ *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity is dropped
+ *       without asking the oracle (no placement can exist);
+ *   <li>the rest are costed with the {@link CostModel} (the cost needs no LMEM address) and sorted
+ *       by (objective, loops, nsecs, hsecs, wsecs);
+ *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
+ *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space.
+ * </ol>
+ *
+ * Results are memoised per range (invalid ones too). When the budget runs out a range is answered
+ * empty and not memoised, and {@link #outOfBudget()} turns true.
+ *
+ * <p>{@link #lowerBound(int, int)} is a lower bound on the objective of any group of the range at
+ * any secs, used by the DP to skip ranges (see {@link GroupDpBestPlanner}).
+ */
+public final class GroupEvaluator {
+  /** The cost of an invalid range ({@code MAX_COST}), far from overflow when two are added. */
+  public static final long MAX_COST = Long.MAX_VALUE / 4;
+
+  /** Default cap on the loops ({@code nsecs · hsecs · wsecs}) of a candidate secs. */
+  public static final int DEFAULT_MAX_ITERATIONS = 256;
+
+  /** A valid group with its cost and objective value. */
+  public record Evaluated(Group group, GroupCost cost, long objective) {}
+
+  /** One built candidate, costed. */
+  private record Candidate(
+      ShapeSecs secs, GroupCandidate.Built built, GroupCost cost, long value) {}
+
+  private static final Comparator<Candidate> ORDER =
+      Comparator.comparingLong(Candidate::value)
+          .thenComparingLong(c -> c.secs().loops())
+          .thenComparingInt(c -> c.secs().nsecs())
+          .thenComparingInt(c -> c.secs().hsecs())
+          .thenComparingInt(c -> c.secs().wsecs());
+
+  private final GroupProblem p;
+  private final SolveContext ctx;
+  private final LmemOracle oracle;
+  private final CostModel costModel;
+  private final int maxIterations;
+  private final SliceRules rules;
+  private final TimestepMethod method = new TodayTimesteps();
+  private final Map<Long, Optional<Evaluated>> memo = new HashMap<>();
+  private final long[] oracleCalls = {0};
+  private long candidates;
+  private long sliceFailures;
+  private long maxLiveSkips;
+  private long costed;
+  private long capTruncated;
+  private long bestOverHalfCap;
+  private boolean outOfBudget;
+
+  /**
+   * @param maxIterations cap on the loops of a candidate secs (see {@link SecsSpace})
+   */
+  public GroupEvaluator(
+      GroupProblem p, SolveContext ctx, LmemOracle oracle, CostModel costModel, int maxIterations) {
+    if (maxIterations < 1) {
+      throw new IllegalArgumentException("max-iterations must be >= 1: " + maxIterations);
+    }
+    this.p = p;
+    this.ctx = ctx;
+    this.oracle = oracle;
+    this.costModel = costModel;
+    this.maxIterations = maxIterations;
+    this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+  }
+
+  /** The problem. */
+  public GroupProblem problem() {
+    return p;
+  }
+
+  /** The slicing rules of every group ({@link SliceRules#TODAY} with the problem's h/2 rule). */
+  public SliceRules rules() {
+    return rules;
+  }
+
+  /** Id of the timestep method of every group ({@code today}). */
+  public String timestepMethod() {
+    return method.id();
+  }
+
+  /** {@link GroupProblem#baseGroups()}. */
+  public List<int[]> baseGroups() {
+    return p.baseGroups();
+  }
+
+  /** The objective value of {@code c}: cycles or DDR bytes, as the problem says. */
+  public long objective(GroupCost c) {
+    return p.options().objective() == GroupOptions.Objective.DDR_BYTES ? c.ddrBytes() : c.cycles();
+  }
+
+  /**
+   * The objective of the range {@code first..last}: the global-op cost for a single op, the best
+   * group's for more, {@link #MAX_COST} when invalid (or not evaluated for lack of budget).
+   */
+  public long rangeCost(int first, int last) {
+    if (first == last) {
+      return objective(costModel.globalOp(p.graph(), p.order().get(first), p.chip()));
+    }
+    return best(first, last).map(Evaluated::objective).orElse(MAX_COST);
+  }
+
+  /**
+   * The best valid group of the ops {@code first..last} (two or more), memoised; empty when the
+   * range has no valid secs in the space, or the budget ran out.
+   */
+  public Optional<Evaluated> best(int first, int last) {
+    if (first < 0 || last >= p.order().size() || last <= first) {
+      return Optional.empty();
+    }
+    long key = (long) first * p.order().size() + last;
+    Optional<Evaluated> got = memo.get(key);
+    if (got != null) {
+      return got;
+    }
+    if (ctx.budget().exhausted()) {
+      outOfBudget = true;
+      return Optional.empty();
+    }
+    Optional<Evaluated> e = evaluate(first, last);
+    if (e.isEmpty() && ctx.budget().exhausted()) {
+      outOfBudget = true;
+      return e; // the budget, not the range, may be at fault: not memoised
+    }
+    memo.put(key, e);
+    return e;
+  }
+
+  /** Whether the range was evaluated already (its answer is memoised). */
+  public boolean evaluated(int first, int last) {
+    return memo.containsKey((long) first * p.order().size() + last);
+  }
+
+  private Optional<Evaluated> evaluate(int first, int last) {
+    Graph graph = p.graph();
+    Chip chip = p.chip();
+    List<Op> ops = p.order().subList(first, last + 1);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
+    if (ShapeSecsBounds.initialSecs(graph, ops, chip, max).isEmpty()) {
+      return Optional.empty();
+    }
+    SecsSpace space = SecsSpace.of(graph, ops, chip, max, maxIterations);
+    if (space.truncated()) {
+      capTruncated++;
+    }
+    String name = graph.name() + "/g" + first + "-" + last;
+    List<Candidate> cands = new ArrayList<>();
+    for (ShapeSecs secs : space.secs()) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      candidates++;
+      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
+      if (!(c instanceof GroupCandidate.Built b)) {
+        sliceFailures++;
+        continue;
+      }
+      LmemInstance inst = b.timesteps().lmem();
+      if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
+        maxLiveSkips++;
+        continue;
+      }
+      costed++;
+      GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
+      cands.add(new Candidate(secs, b, cost, objective(cost)));
+    }
+    cands.sort(ORDER);
+    for (Candidate c : cands) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      GroupTimesteps ts = c.built().timesteps();
+      Optional<LmemSolution> sol = oracle.place(ts.lmem(), ctx, oracleCalls);
+      if (sol.isPresent()) {
+        if (2L * c.secs().loops() > maxIterations) {
+          bestOverHalfCap++;
+        }
+        Group g = new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol.get());
+        return Optional.of(new Evaluated(g, c.cost(), c.value()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A lower bound on the objective of every group of the ops {@code first..last} at every secs,
+   * under {@link RooflineCostModel} (0 under another cost model). Every group output is stored
+   * slice by slice, and its output slices partition it, so its bytes move at least once; every
+   * weight is loaded whole at least once (held or not); DDR bytes are at least their sum {@code B}.
+   * The cycles are a sum over (step, row) of {@code max(TIU, GDMA)}, so at least the sum of the
+   * GDMA terms, {@code Σ ceil(b_r / bw) >= B / bw}, and at least the sum of the TIU terms: each op
+   * runs once per iteration on its output slice, the fractions of its work over the iterations sum
+   * to 1, and {@code Σ ceil(x_i) >= Σ x_i}, so its TIU cycles are at least its whole-op TIU cycles.
+   * One cycle per term is given away for floating-point rounding.
+   */
+  public long lowerBound(int first, int last) {
+    List<Op> ops = p.order().subList(first, last + 1);
+    Graph graph = p.graph();
+    long bytes = 0;
+    Set<String> weights = new HashSet<>();
+    for (Op op : ops) {
+      for (String t : op.inputs()) {
+        if (!t.isEmpty() && !GroupIo.isActivation(graph, t) && weights.add(t)) {
+          bytes += graph.tensor(t).bytes();
+        }
+      }
+    }
+    for (String out : GroupIo.of(graph, ops).outputs()) {
+      bytes += graph.tensor(out).bytes();
+    }
+    if (p.options().objective() == GroupOptions.Objective.DDR_BYTES) {
+      return costModel instanceof RooflineCostModel ? bytes : 0;
+    }
+    if (!(costModel instanceof RooflineCostModel roofline)) {
+      return 0;
+    }
+    long tiu = 0;
+    for (Op op : ops) {
+      tiu += Math.max(0, roofline.tiuCycles(graph, op, p.chip()) - 1);
+    }
+    return Math.max(tiu, Math.max(0, roofline.gdmaCycles(bytes, p.chip()) - 1));
+  }
+
+  /** Whether some range was answered empty because the budget ran out. */
+  public boolean outOfBudget() {
+    return outOfBudget;
+  }
+
+  /** Number of ranges evaluated (memoised answers). */
+  public long evaluations() {
+    return memo.size();
+  }
+
+  /**
+   * The counters of this evaluator, by name: evaluations, candidates (secs built), slice-failures,
+   * maxlive-skips (dropped by {@link LmemLowerBounds#maxLive}), costed, oracle-calls, cap-truncated
+   * (ranges whose space the loop cap cut), best-over-half-cap (valid ranges whose best secs has
+   * more than half the cap's loops: a larger cap might have offered a cheaper one).
+   */
+  public Map<String, Long> stats() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("evaluations", evaluations());
+    m.put("candidates", candidates);
+    m.put("slice-failures", sliceFailures);
+    m.put("maxlive-skips", maxLiveSkips);
+    m.put("costed", costed);
+    m.put("oracle-calls", oracleCalls[0]);
+    m.put("cap-truncated", capTruncated);
+    m.put("best-over-half-cap", bestOverHalfCap);
+    return m;
+  }
+}

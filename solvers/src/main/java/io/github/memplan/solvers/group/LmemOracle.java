@@ -1,0 +1,95 @@
+package io.github.memplan.solvers.group;
+
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.LmemValidator;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Planner;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The feasibility oracle of a group search: a chain of {@link LmemInstance} planners, named by
+ * their ids joined with {@code +} (e.g. {@code lmem-tpumlir+lmem-exact}). The planners are tried in
+ * order; the first placement that {@link LmemValidator} accepts is the answer; when every planner
+ * fails (or answers with a placement the validator rejects) the instance counts as infeasible. So a
+ * cheap heuristic comes first and a stronger (exact) planner is asked only where it fails. Planners
+ * are reached through the SPI ({@link Planners#get}), never by import. Stateless apart from the
+ * immutable planners; call counts are kept by the caller.
+ */
+public final class LmemOracle {
+  private final List<String> ids;
+  private final List<Planner<LmemInstance, LmemSolution>> planners;
+
+  private LmemOracle(List<String> ids, List<Planner<LmemInstance, LmemSolution>> planners) {
+    this.ids = List.copyOf(ids);
+    this.planners = List.copyOf(planners);
+  }
+
+  /**
+   * The chain {@code spec} ({@code id[+id...]}), each planner with its default parameters; fails
+   * naming {@code owner} (the planner whose parameter it is) on an empty or unknown id.
+   */
+  public static LmemOracle of(String owner, String spec) {
+    List<String> ids = new ArrayList<>();
+    List<Planner<LmemInstance, LmemSolution>> planners = new ArrayList<>();
+    for (String raw : spec.split("\\+", -1)) {
+      String id = raw.trim();
+      if (id.isEmpty()) {
+        throw new IllegalArgumentException(
+            "planner '" + owner + "': parameter 'lmem' has an empty id in '" + spec + "'");
+      }
+      PlannerProvider<LmemInstance, LmemSolution> provider;
+      try {
+        provider = Planners.get(id, LmemInstance.class);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "planner '" + owner + "': parameter 'lmem': " + e.getMessage(), e);
+      }
+      ids.add(id);
+      planners.add(provider.create(Map.of()));
+    }
+    return new LmemOracle(ids, planners);
+  }
+
+  /** The chain's ids, in order. */
+  public List<String> ids() {
+    return ids;
+  }
+
+  /** {@code ids} joined with {@code +}. */
+  public String spec() {
+    return String.join("+", ids);
+  }
+
+  /**
+   * The first validated placement of {@code inst} along the chain, or empty.
+   *
+   * @param calls incremented once per planner called
+   * @throws IllegalStateException when a planner answers {@link Status#ERROR}
+   */
+  public Optional<LmemSolution> place(LmemInstance inst, SolveContext ctx, long[] calls) {
+    LmemValidator validator = new LmemValidator();
+    for (int i = 0; i < planners.size(); i++) {
+      if (i > 0 && ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      calls[0]++;
+      Outcome<LmemSolution> o = planners.get(i).solve(inst, ctx);
+      if (o.status() == Status.ERROR) {
+        throw new IllegalStateException(
+            "LMEM planner '" + ids.get(i) + "' failed on " + inst.name() + ": " + o.message());
+      }
+      if (o.status().hasSolution() && validator.isValid(inst, o.solution())) {
+        return Optional.of(o.solution());
+      }
+    }
+    return Optional.empty();
+  }
+}
