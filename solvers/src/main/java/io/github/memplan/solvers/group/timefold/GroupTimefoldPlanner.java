@@ -8,8 +8,6 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingOutcomes;
-import io.github.memplan.core.group.SliceRules;
-import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.SolveContext;
@@ -98,8 +96,6 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
     long t0 = System.nanoTime();
     Map<String, Number> stats = new TreeMap<>();
     List<String> notes = new ArrayList<>();
-    SliceRules rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
-    String method = TimestepMethod.get("today").id();
     Grouping startGrouping = null;
     if (start != null) {
       Outcome<Grouping> so = start.solve(p, ctx);
@@ -134,7 +130,9 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
       Optional<Group> g = oracle.group(run.first(), run.last());
       g.ifPresent(groups::add);
     }
-    Grouping found = new Grouping(Grouping.names(p.order()), rules, method, groups);
+    Grouping found =
+        new Grouping(Grouping.names(p.order()), oracle.rules(), oracle.timestepMethod(), groups);
+    stats.putAll(oracle.stats());
     long foundCost = cost(p, found);
     stats.put("search-cost", foundCost);
     if (r.score() != null && -r.score().softScore() != foundCost) {
@@ -153,8 +151,8 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
       notes.add("kept the start's grouping, cheaper than the search's best");
     }
     stats.put("millis", (System.nanoTime() - t0) / 1e6);
-    if (ctx.budget().exhausted()) {
-      notes.add("budget ran out");
+    if (oracle.outOfBudget()) {
+      notes.add("budget ran out; ranges not evaluated counted as invalid");
     }
     return GroupingOutcomes.validated(
         ID, p, best, stats, notes.isEmpty() ? null : String.join("; ", notes));

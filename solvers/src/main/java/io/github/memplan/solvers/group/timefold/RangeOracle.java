@@ -1,7 +1,9 @@
 package io.github.memplan.solvers.group.timefold;
 
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.SliceRules;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -27,4 +29,20 @@ public interface RangeOracle {
 
   /** That group itself, with its secs, slices, timesteps and LMEM addresses. */
   Optional<Group> group(int first, int last);
+
+  /** The slicing rules of every group it gives. */
+  SliceRules rules();
+
+  /** Id of the timestep method of every group it gives. */
+  String timestepMethod();
+
+  /** Whether some range was answered empty because the budget ran out. */
+  default boolean outOfBudget() {
+    return false;
+  }
+
+  /** Counters for the outcome's statistics. */
+  default Map<String, Long> stats() {
+    return Map.of();
+  }
 }

@@ -1,6 +1,7 @@
 package io.github.memplan.solvers.group.timefold;
 
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.SliceRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,16 @@ final class TableOracle implements RangeOracle {
     asked.add(key(first, last));
     Long c = table.get(key(first, last));
     return c == null ? OptionalLong.empty() : OptionalLong.of(c);
+  }
+
+  @Override
+  public SliceRules rules() {
+    return SliceRules.TODAY;
+  }
+
+  @Override
+  public String timestepMethod() {
+    return "today";
   }
 
   @Override
