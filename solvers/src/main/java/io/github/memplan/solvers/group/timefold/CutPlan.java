@@ -23,6 +23,34 @@ public class CutPlan {
 
   @PlanningScore private HardSoftLongScore score;
 
+  /** Shared by every clone (not a planning property): how a stalled step stops the solver. */
+  private Control control = new Control();
+
+  /**
+   * How a step that finds no acceptable move ends the search: {@link CutSearch} gives it the solver
+   * before solving; {@link CutMoves} calls {@link #stall()} when a step has drawn {@link
+   * CutPlan#stallMoves()} moves without the acceptor taking one.
+   */
+  static final class Control {
+    private ai.timefold.solver.core.api.solver.Solver<CutPlan> solver;
+    private boolean stalled;
+
+    void attach(ai.timefold.solver.core.api.solver.Solver<CutPlan> solver) {
+      this.solver = solver;
+    }
+
+    void stall() {
+      stalled = true;
+      if (solver != null) {
+        solver.terminateEarly();
+      }
+    }
+
+    boolean stalled() {
+      return stalled;
+    }
+  }
+
   /** For Timefold's planning clone. */
   public CutPlan() {}
 
@@ -44,6 +72,19 @@ public class CutPlan {
       }
     }
     return new CutPlan(out, new CutCosts(oracle));
+  }
+
+  Control control() {
+    return control;
+  }
+
+  /**
+   * Moves a step may draw before the search counts as stalled: four times the neighbourhood's size
+   * ({@link CutMoves#getSize}), at least 1,000, so that every move of the neighbourhood has most
+   * likely been drawn.
+   */
+  long stallMoves() {
+    return Math.max(1_000L, 4L * boundaries.size() * (1 + 2 * CutMoves.SHIFT));
   }
 
   @ValueRangeProvider(id = CUT_VALUES)

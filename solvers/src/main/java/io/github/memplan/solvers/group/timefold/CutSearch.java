@@ -3,6 +3,7 @@ package io.github.memplan.solvers.group.timefold;
 import ai.timefold.solver.core.api.score.buildin.hardsoftlong.HardSoftLongScore;
 import ai.timefold.solver.core.api.solver.Solver;
 import ai.timefold.solver.core.api.solver.SolverFactory;
+import ai.timefold.solver.core.config.heuristic.selector.move.factory.MoveIteratorFactoryConfig;
 import ai.timefold.solver.core.config.localsearch.LocalSearchPhaseConfig;
 import ai.timefold.solver.core.config.localsearch.LocalSearchType;
 import ai.timefold.solver.core.config.solver.EnvironmentMode;
@@ -20,13 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One Timefold run over the cuts of a {@link RangeOracle}'s base groups, from given starting cuts:
- * local search with Timefold's default moves for a basic variable (change: flip one boundary, which
- * merges two neighbouring groups or splits one; swap: exchange two boundaries' values, which shifts
- * a cut), seeded with the run's seed, single-threaded, in the reproducible {@link
+ * local search with the moves of {@link CutMoves} (flip one boundary: merge two neighbouring groups
+ * or split one; shift a cut by up to four ops: merge two neighbouring groups and split the result
+ * elsewhere), seeded with the run's seed, single-threaded, in the reproducible {@link
  * EnvironmentMode#NO_ASSERT} mode. It stops at the budget's step cap (one step of the budget is one
  * evaluated move: byte-reproducible), after {@code unimprovedSteps} steps without a better score,
- * at the deadline or on cancellation (a watcher thread calls {@code terminateEarly}). Each new best
- * with no invalid group is reported to the context's progress listener as its total cost.
+ * when a step finds no acceptable move ({@link CutPlan#stallMoves()} draws: a strict local optimum
+ * for the acceptor), at the deadline or on cancellation (a watcher thread calls {@code
+ * terminateEarly}). Each new best with no invalid group is reported to the context's progress
+ * listener as its total cost.
  */
 final class CutSearch {
 
@@ -64,7 +67,11 @@ final class CutSearch {
         .withConstraintProviderClass(CutConstraints.class)
         .withEnvironmentMode(mode)
         .withRandomSeed(seed)
-        .withPhases(new LocalSearchPhaseConfig().withLocalSearchType(options.localSearch()))
+        .withPhases(
+            new LocalSearchPhaseConfig()
+                .withLocalSearchType(options.localSearch())
+                .withMoveSelectorConfig(
+                    new MoveIteratorFactoryConfig().withMoveIteratorFactoryClass(CutMoves.class)))
         .withTerminationConfig(t);
   }
 
@@ -78,6 +85,7 @@ final class CutSearch {
     Budget budget = ctx.budget();
     Solver<CutPlan> solver =
         SolverFactory.<CutPlan>create(config(ctx.seed(), mode, options, budget)).buildSolver();
+    start.control().attach(solver);
     AtomicLong improvements = new AtomicLong();
     AtomicLong reported = new AtomicLong(Long.MAX_VALUE);
     solver.addEventListener(
@@ -94,6 +102,7 @@ final class CutSearch {
       best = solver.solve(start);
     }
     stats.put("improvements", improvements.get());
+    stats.put("stalled", start.control().stalled() ? 1 : 0);
     if (solver instanceof DefaultSolver<CutPlan> ds) {
       stats.put("move-evaluations", ds.getMoveEvaluationCount());
       stats.put("score-calculations", ds.getScoreCalculationCount());

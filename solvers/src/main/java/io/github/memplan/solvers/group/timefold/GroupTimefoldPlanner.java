@@ -36,10 +36,11 @@ import java.util.TreeMap;
  *
  * <p><b>Start and search.</b> The cuts of the {@code start} planner's grouping ({@code tpumlir-dp}
  * by default, reached through the planner SPI; {@code none}: every op global), then {@link
- * CutSearch}: Timefold's change move (flip a cut: merge two neighbouring groups, or split one) and
- * swap move (exchange two boundaries' values: shift a cut), late acceptance by default, seeded,
- * reproducible under step limits, anytime, within the budget. The start's own grouping is kept as
- * the incumbent, so the planner never returns a costlier grouping than its start.
+ * CutSearch}: custom moves ({@link CutMoves}: flip a boundary, which merges two neighbouring groups
+ * or splits one; shift a cut by up to four ops, which merges two neighbouring groups and splits the
+ * result at another point), late acceptance by default, seeded, reproducible under step limits,
+ * anytime, within the budget. The start's own grouping is kept as the incumbent, so the planner
+ * never returns a costlier grouping than its start.
  *
  * <p><b>Why beside the exact DP.</b> {@code group-dp-best} is exact for contiguous groups under
  * this cost model, but it evaluates all O(L²) ranges of a base group of L ops before it can answer.
