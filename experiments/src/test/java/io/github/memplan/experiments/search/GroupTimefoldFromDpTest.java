@@ -9,10 +9,7 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planners;
@@ -32,19 +29,7 @@ class GroupTimefoldFromDpTest {
 
   /** x[1,32,96,96] f32 → six (conv 3x3 → relu), the third conv of stride 2 → gap → relu. */
   private static Graph chain() {
-    Graph.Builder b = Graph.builder("chain14");
-    b.input("x", DType.F32, 1, 32, 96, 96);
-    String prev = "x";
-    for (int i = 0; i < 6; i++) {
-      b.weight("w" + i, DType.F32, 32, 32, 3, 3);
-      b.op("conv" + i, OpKind.CONV, GroupFixtures.conv3x3(i == 2 ? 2 : 1), prev, "w" + i);
-      b.op("relu" + i, OpKind.RELU, Attributes.empty(), "conv" + i);
-      prev = "relu" + i;
-    }
-    b.op("gap", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), prev);
-    b.op("out", OpKind.RELU, Attributes.empty(), "gap");
-    b.output("out");
-    return b.build();
+    return GroupFixtures.convReluChain("chain14", 32, 96, 6, 2);
   }
 
   private static Outcome<Grouping> solve(String id, GroupProblem p) {

@@ -12,10 +12,7 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
@@ -45,20 +42,7 @@ class GroupTimefoldPlannerTest {
    * slices and the pool (which refuses an H split) caps what can join it.
    */
   static Graph chain() {
-    Graph.Builder b = Graph.builder("chain8");
-    b.input("x", DType.F32, 1, 32, 112, 112);
-    String prev = "x";
-    long[] strides = {1, 2, 1};
-    for (int i = 0; i < 3; i++) {
-      b.weight("w" + i, DType.F32, 32, 32, 3, 3);
-      b.op("conv" + i, OpKind.CONV, GroupFixtures.conv3x3(strides[i]), prev, "w" + i);
-      b.op("relu" + i, OpKind.RELU, Attributes.empty(), "conv" + i);
-      prev = "relu" + i;
-    }
-    b.op("gap", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), prev);
-    b.op("relu3", OpKind.RELU, Attributes.empty(), "gap");
-    b.output("relu3");
-    return b.build();
+    return GroupFixtures.convReluChain("chain8", 32, 112, 3, 1);
   }
 
   private static GroupProblem problem() {
