@@ -48,8 +48,10 @@ import java.util.Map;
  * j)} from below at every secs (under the roofline: the whole-op TIU cycles of its ops, and the
  * GDMA cycles of the bytes it must move at least once, its group outputs and its weights; proof
  * there). The splits are computed first; when the bound is {@code >=} the best split, {@code
- * single(i, j)} cannot win (ties go to the split) and the range is not evaluated at all. Ranges
- * with no valid secs are memoised as invalid by the evaluator.
+ * single(i, j)} cannot win (ties go to the split) and the range is not evaluated at all. Otherwise
+ * the range is evaluated with the best split as cutoff ({@link GroupEvaluator#bestBelow}): secs
+ * costing as much as the split are never given to the LMEM oracle, since they cannot win either.
+ * Ranges with no valid secs are memoised as invalid by the evaluator.
  *
  * <p><b>Budget.</b> Anytime: once the budget runs out, ranges not yet evaluated count as invalid
  * (every lone op still has its global cost), so the grouping is still valid and the message says
@@ -149,9 +151,9 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
           if (ev.lowerBound(s + i, s + j) >= best) {
             pruned[0]++;
           } else {
-            long single = ev.rangeCost(s + i, s + j);
-            if (single < best) {
-              best = single;
+            var single = ev.bestBelow(s + i, s + j, best);
+            if (single.isPresent()) {
+              best = single.get().objective();
               bestCut = j;
             }
           }

@@ -24,12 +24,10 @@ import io.github.memplan.core.solve.SolveContext;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The best valid group of an op range: what {@code is_layer_group_valid} answers in TPU-MLIR
@@ -48,16 +46,31 @@ import java.util.Set;
  *       maxIterations} loops) is sliced with today's rules ({@link SliceRules#TODAY}, the h/2 rule
  *       as the problem says) and gets today's timestep table ({@link TodayTimesteps}): exactly what
  *       {@code tpumlir-dp} builds for the secs it tries; a secs whose slicing fails is dropped;
+ *       when it failed already for {@code i..last} with {@code i >= first}, it is dropped without
+ *       slicing (see below);
+ *   <li>with a cutoff ({@link #bestBelow}), a sliced candidate whose {@link RooflineBounds#sliced}
+ *       bound reaches the cutoff is dropped before its table is built;
+ *   <li>each is costed with the {@link CostModel} (the cost needs no LMEM address); with a cutoff
+ *       ({@link #bestBelow}) those costing the cutoff or more are dropped;
  *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity is dropped
  *       without asking the oracle (no placement can exist);
- *   <li>the rest are costed with the {@link CostModel} (the cost needs no LMEM address) and sorted
- *       by (objective, loops, nsecs, hsecs, wsecs);
+ *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
  *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
  *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space.
  * </ol>
  *
  * Results are memoised per range (invalid ones too). When the budget runs out a range is answered
  * empty and not memoised, and {@link #outOfBudget()} turns true.
+ *
+ * <p><b>Inherited slicing failures.</b> If backward slicing ({@link
+ * io.github.memplan.core.group.Slicing}) of {@code i..j} fails under some secs, so does that of
+ * {@code i'..j} for every {@code i' < i} under the same secs: the ops before {@code i} come first
+ * in the topological order, so they use no tensor defined in {@code i..j}; every op of {@code i..j}
+ * therefore has the same in-group users and group outputs in both ranges, and the backward walk,
+ * which visits {@code j} down to {@code i} before any op before {@code i}, meets the same slices
+ * and the same failure, unless it fails earlier (an extra group output, or an extra in-group user
+ * refusing H/W margins). The evaluator records, per (last op, secs), the largest first op whose
+ * slicing failed, and drops those secs for every longer range with the same last op.
  *
  * <p>{@link #lowerBound(int, int)} is a lower bound on the objective of any group of the range at
  * any secs, used by the DP to skip ranges (see {@link GroupDpBestPlanner}).
@@ -71,6 +84,12 @@ public final class GroupEvaluator {
 
   /** A valid group with its cost and objective value. */
   public record Evaluated(Group group, GroupCost cost, long objective) {}
+
+  /** A memoised answer: the best group, or none with objective below {@code noneBelow}. */
+  private record Memo(Optional<Evaluated> best, long noneBelow) {}
+
+  /** A secs of the ranges ending at {@code last}. */
+  private record SecsAt(int last, ShapeSecs secs) {}
 
   /** One built candidate, costed. */
   private record Candidate(
@@ -90,8 +109,12 @@ public final class GroupEvaluator {
   private final int maxIterations;
   private final SliceRules rules;
   private final TimestepMethod method = new TodayTimesteps();
-  private final Map<Long, Optional<Evaluated>> memo = new HashMap<>();
+  private final Map<Long, Memo> memo = new HashMap<>();
+  private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
   private final long[] oracleCalls = {0};
+  private long inheritedFailures;
+  private long boundSkips;
+  private final RooflineBounds bounds;
   private long candidates;
   private long sliceFailures;
   private long maxLiveSkips;
@@ -114,6 +137,10 @@ public final class GroupEvaluator {
     this.costModel = costModel;
     this.maxIterations = maxIterations;
     this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    this.bounds =
+        costModel instanceof RooflineCostModel roofline
+            ? new RooflineBounds(roofline, p.graph(), p.chip(), p.options().objective())
+            : null;
   }
 
   /** The problem. */
@@ -157,24 +184,34 @@ public final class GroupEvaluator {
    * range has no valid secs in the space, or the budget ran out.
    */
   public Optional<Evaluated> best(int first, int last) {
+    return bestBelow(first, last, MAX_COST);
+  }
+
+  /**
+   * The best valid group of the ops {@code first..last} if its objective is below {@code cutoff},
+   * else empty. Candidates costing {@code cutoff} or more are never placed, which is what makes a
+   * range that cannot beat a known alternative cheap to answer. Memoised: an answer found is exact
+   * for every cutoff; "none below {@code cutoff}" is reused for every cutoff up to it.
+   */
+  public Optional<Evaluated> bestBelow(int first, int last, long cutoff) {
     if (first < 0 || last >= p.order().size() || last <= first) {
       return Optional.empty();
     }
     long key = (long) first * p.order().size() + last;
-    Optional<Evaluated> got = memo.get(key);
-    if (got != null) {
-      return got;
+    Memo got = memo.get(key);
+    if (got != null && (got.best().isPresent() || cutoff <= got.noneBelow())) {
+      return got.best().filter(e -> e.objective() < cutoff);
     }
     if (ctx.budget().exhausted()) {
       outOfBudget = true;
       return Optional.empty();
     }
-    Optional<Evaluated> e = evaluate(first, last);
+    Optional<Evaluated> e = evaluate(first, last, cutoff);
     if (e.isEmpty() && ctx.budget().exhausted()) {
       outOfBudget = true;
       return e; // the budget, not the range, may be at fault: not memoised
     }
-    memo.put(key, e);
+    memo.put(key, new Memo(e, e.isPresent() ? MAX_COST : cutoff));
     return e;
   }
 
@@ -183,7 +220,7 @@ public final class GroupEvaluator {
     return memo.containsKey((long) first * p.order().size() + last);
   }
 
-  private Optional<Evaluated> evaluate(int first, int last) {
+  private Optional<Evaluated> evaluate(int first, int last, long cutoff) {
     Graph graph = p.graph();
     Chip chip = p.chip();
     List<Op> ops = p.order().subList(first, last + 1);
@@ -196,15 +233,30 @@ public final class GroupEvaluator {
       capTruncated++;
     }
     String name = graph.name() + "/g" + first + "-" + last;
+    GroupIo io = GroupIo.of(graph, ops);
     List<Candidate> cands = new ArrayList<>();
     for (ShapeSecs secs : space.secs()) {
       if (ctx.budget().exhausted()) {
         return Optional.empty();
       }
       candidates++;
+      SecsAt at = new SecsAt(last, secs);
+      Integer failedFrom = sliceFailedFrom.get(at);
+      if (failedFrom != null && first <= failedFrom) {
+        sliceFailures++;
+        inheritedFailures++;
+        continue;
+      }
       GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
       if (!(c instanceof GroupCandidate.Built b)) {
         sliceFailures++;
+        sliceFailedFrom.merge(at, first, Math::max);
+        continue;
+      }
+      costed++;
+      GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
+      long value = objective(cost);
+      if (value >= cutoff) {
         continue;
       }
       LmemInstance inst = b.timesteps().lmem();
@@ -212,9 +264,7 @@ public final class GroupEvaluator {
         maxLiveSkips++;
         continue;
       }
-      costed++;
-      GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
-      cands.add(new Candidate(secs, b, cost, objective(cost)));
+      cands.add(new Candidate(secs, b, cost, value));
     }
     cands.sort(ORDER);
     for (Candidate c : cands) {
@@ -235,42 +285,11 @@ public final class GroupEvaluator {
   }
 
   /**
-   * A lower bound on the objective of every group of the ops {@code first..last} at every secs,
-   * under {@link RooflineCostModel} (0 under another cost model). Every group output is stored
-   * slice by slice, and its output slices partition it, so its bytes move at least once; every
-   * weight is loaded whole at least once (held or not); DDR bytes are at least their sum {@code B}.
-   * The cycles are a sum over (step, row) of {@code max(TIU, GDMA)}, so at least the sum of the
-   * GDMA terms, {@code Σ ceil(b_r / bw) >= B / bw}, and at least the sum of the TIU terms: each op
-   * runs once per iteration on its output slice, the fractions of its work over the iterations sum
-   * to 1, and {@code Σ ceil(x_i) >= Σ x_i}, so its TIU cycles are at least its whole-op TIU cycles.
-   * One cycle per term is given away for floating-point rounding.
+   * A lower bound on the objective of every group of the ops {@code first..last} at every secs:
+   * {@link RooflineBounds#range} under {@link RooflineCostModel}, 0 under another cost model.
    */
   public long lowerBound(int first, int last) {
-    List<Op> ops = p.order().subList(first, last + 1);
-    Graph graph = p.graph();
-    long bytes = 0;
-    Set<String> weights = new HashSet<>();
-    for (Op op : ops) {
-      for (String t : op.inputs()) {
-        if (!t.isEmpty() && !GroupIo.isActivation(graph, t) && weights.add(t)) {
-          bytes += graph.tensor(t).bytes();
-        }
-      }
-    }
-    for (String out : GroupIo.of(graph, ops).outputs()) {
-      bytes += graph.tensor(out).bytes();
-    }
-    if (p.options().objective() == GroupOptions.Objective.DDR_BYTES) {
-      return costModel instanceof RooflineCostModel ? bytes : 0;
-    }
-    if (!(costModel instanceof RooflineCostModel roofline)) {
-      return 0;
-    }
-    long tiu = 0;
-    for (Op op : ops) {
-      tiu += Math.max(0, roofline.tiuCycles(graph, op, p.chip()) - 1);
-    }
-    return Math.max(tiu, Math.max(0, roofline.gdmaCycles(bytes, p.chip()) - 1));
+    return bounds == null ? 0 : bounds.range(p.order().subList(first, last + 1));
   }
 
   /** Whether some range was answered empty because the budget ran out. */
@@ -284,17 +303,21 @@ public final class GroupEvaluator {
   }
 
   /**
-   * The counters of this evaluator, by name: evaluations, candidates (secs built), slice-failures,
-   * maxlive-skips (dropped by {@link LmemLowerBounds#maxLive}), costed, oracle-calls, cap-truncated
-   * (ranges whose space the loop cap cut), best-over-half-cap (valid ranges whose best secs has
-   * more than half the cap's loops: a larger cap might have offered a cheaper one).
+   * The counters of this evaluator, by name: evaluations, candidates (secs considered),
+   * slice-failures (of which slice-failures-inherited were known without slicing), bound-skips
+   * (sliced, but the {@link RooflineBounds#sliced} bound reached the cutoff), costed (tables built
+   * and costed), maxlive-skips (dropped by {@link LmemLowerBounds#maxLive}), oracle-calls,
+   * cap-truncated (ranges whose space the loop cap cut), best-over-half-cap (valid ranges whose
+   * best secs has more than half the cap's loops: a larger cap might have offered a cheaper one).
    */
   public Map<String, Long> stats() {
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("evaluations", evaluations());
     m.put("candidates", candidates);
     m.put("slice-failures", sliceFailures);
+    m.put("slice-failures-inherited", inheritedFailures);
     m.put("maxlive-skips", maxLiveSkips);
+    m.put("bound-skips", boundSkips);
     m.put("costed", costed);
     m.put("oracle-calls", oracleCalls[0]);
     m.put("cap-truncated", capTruncated);
