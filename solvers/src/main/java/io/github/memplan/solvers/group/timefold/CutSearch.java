@@ -75,9 +75,18 @@ final class CutSearch {
         .withTerminationConfig(t);
   }
 
-  /** Searches from {@code start}; returns its runs unchanged when it has no boundary. */
+  /**
+   * Searches from {@code start}; returns its runs unchanged when it has no boundary. Only new bests
+   * below {@code reportBelow} (the start's cost, when the caller already reported it) reach the
+   * progress listener.
+   */
   static Result run(
-      CutPlan start, SolveContext ctx, Options options, EnvironmentMode mode, String note) {
+      CutPlan start,
+      SolveContext ctx,
+      Options options,
+      EnvironmentMode mode,
+      String note,
+      long reportBelow) {
     Map<String, Number> stats = new TreeMap<>();
     if (start.getBoundaries().isEmpty() || ctx.budget().exhausted(0)) {
       return new Result(start.runs(), null, stats);
@@ -87,7 +96,7 @@ final class CutSearch {
         SolverFactory.<CutPlan>create(config(ctx.seed(), mode, options, budget)).buildSolver();
     start.control().attach(solver);
     AtomicLong improvements = new AtomicLong();
-    AtomicLong reported = new AtomicLong(Long.MAX_VALUE);
+    AtomicLong reported = new AtomicLong(reportBelow);
     solver.addEventListener(
         event -> {
           HardSoftLongScore score = (HardSoftLongScore) event.getNewBestScore();

@@ -114,6 +114,7 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
     }
     RangeOracle oracle = oracles.create(p, ctx);
     boolean[] joined = new boolean[p.order().size()];
+    long reportBelow = Long.MAX_VALUE;
     if (startGrouping != null) {
       for (Group g : startGrouping.groups()) {
         for (int i = g.first(); i < g.last(); i++) {
@@ -123,8 +124,10 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
       long startCost = cost(p, startGrouping);
       stats.put("start-cost", startCost);
       ctx.progress().improved(startCost, 0, "start " + startId);
+      reportBelow = startCost;
     }
-    CutSearch.Result r = CutSearch.run(CutPlan.of(oracle, joined), ctx, options, mode, ID);
+    CutSearch.Result r =
+        CutSearch.run(CutPlan.of(oracle, joined), ctx, options, mode, ID, reportBelow);
     stats.putAll(r.stats());
     List<Group> groups = new ArrayList<>();
     for (Run run : r.runs()) {

@@ -23,7 +23,7 @@ class CutSearchTest {
       SolveContext ctx,
       CutSearch.Options options,
       EnvironmentMode mode) {
-    return CutSearch.run(CutPlan.of(o, joined), ctx, options, mode, "test");
+    return CutSearch.run(CutPlan.of(o, joined), ctx, options, mode, "test", Long.MAX_VALUE);
   }
 
   private static long cost(TableOracle o, List<Run> runs) {

@@ -141,6 +141,24 @@ class GroupTimefoldPlannerTest {
     assertThat(out.get(1)).isEqualTo(out.get(0));
   }
 
+  /** Anytime: each improvement reported is strictly below the previous one, the last the answer. */
+  @Test
+  void progressReportsEachBetterTotalDownToTheAnswer() {
+    List<Long> seen = new ArrayList<>();
+    GroupProblem p = problem();
+    Outcome<Grouping> o =
+        planner(Map.of())
+            .solve(
+                p,
+                SolveContext.of(0, Budget.unlimited())
+                    .withProgress((best, bound, note) -> seen.add(best)));
+    assertThat(seen).hasSizeGreaterThan(1);
+    for (int i = 1; i < seen.size(); i++) {
+      assertThat(seen.get(i)).isLessThan(seen.get(i - 1));
+    }
+    assertThat(seen.get(seen.size() - 1)).isEqualTo(cycles(p, o.solution()));
+  }
+
   @Test
   void aCancelledBudgetStillAnswersAValidGrouping() {
     Outcome<Grouping> o = solve(Map.of(), SolveContext.of(0, Budget.cancelledNow()));
