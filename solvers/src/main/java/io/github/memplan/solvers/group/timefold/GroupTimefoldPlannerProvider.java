@@ -62,7 +62,7 @@ public final class GroupTimefoldPlannerProvider implements PlannerProvider<Group
             "unimproved-steps",
             "stop after this many local-search steps without a better score (0: run to the"
                 + " budget)",
-            "500"),
+            "5000"),
         new Parameter(
             "local-search",
             "Timefold's local search type: late-acceptance, diversified-late-acceptance, tabu-search,"
