@@ -38,4 +38,30 @@ public final class GroupFixtures {
     b.output("relu");
     return b.build();
   }
+
+  /**
+   * x[1,c,hw,hw] f32 → {@code convs} times (conv 3x3/p1 → relu), conv {@code stride2At} of stride 2
+   * and the others of stride 1 → global average pool → relu: {@code 2 * convs + 2} ops, the pool
+   * refusing an H split. Named {@code conv<i>}, {@code relu<i>}, {@code gap}, {@code out}.
+   */
+  public static Graph convReluChain(String name, long c, long hw, int convs, int stride2At) {
+    Graph.Builder b = Graph.builder(name);
+    b.input("x", DType.F32, 1, c, hw, hw);
+    String prev = "x";
+    for (int i = 0; i < convs; i++) {
+      b.weight("w" + i, DType.F32, c, c, 3, 3);
+      b.op(
+          "conv" + i,
+          io.github.memplan.core.ir.OpKind.CONV,
+          conv3x3(i == stride2At ? 2 : 1),
+          prev,
+          "w" + i);
+      b.op("relu" + i, io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "conv" + i);
+      prev = "relu" + i;
+    }
+    b.op("gap", io.github.memplan.core.ir.OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), prev);
+    b.op("out", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "gap");
+    b.output("out");
+    return b.build();
+  }
 }

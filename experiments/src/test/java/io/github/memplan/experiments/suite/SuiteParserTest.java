@@ -133,7 +133,8 @@ class SuiteParserTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         Files.isDirectory(Path.of("../../shared/datasets/minimalloc/challenging")),
         "the shared MiniMalloc data is absent");
-    for (String name : new String[] {"quick", "gmem-zoo", "minimalloc", "device", "paper"}) {
+    for (String name :
+        new String[] {"quick", "gmem-zoo", "minimalloc", "device", "paper", "layergroup-zoo"}) {
       Suite s = SuiteParser.parse(Path.of("suites", name + ".yaml"));
       assertThat(s.name()).isEqualTo(name);
       assertThat(s.problems()).allSatisfy(p -> assertThat(p.instances()).isNotEmpty());

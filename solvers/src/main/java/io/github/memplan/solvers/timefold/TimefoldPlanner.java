@@ -122,9 +122,6 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
 
   static final boolean DEFAULT_PEAK_COUNT = false;
 
-  /** How often the watcher thread polls the budget (overruns stay within a few ms). */
-  private static final long WATCH_MILLIS = 2;
-
   private final Options options;
 
   public TimefoldPlanner() {
@@ -380,35 +377,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
               }
             }
           });
-      Object done = new Object();
-      boolean[] finished = new boolean[1];
-      Thread watcher =
-          new Thread(
-              () -> {
-                synchronized (done) {
-                  while (!finished[0]) {
-                    if (budget.exhausted()) {
-                      solver.terminateEarly();
-                    }
-                    try {
-                      done.wait(WATCH_MILLIS);
-                    } catch (InterruptedException e) {
-                      return;
-                    }
-                  }
-                }
-              },
-              "timefold-budget-watcher");
-      watcher.setDaemon(true);
-      watcher.start();
       DsaPlan best;
-      try {
+      try (BudgetWatcher w = BudgetWatcher.start(budget, solver, "timefold-budget-watcher")) {
         best = solver.solve(start);
-      } finally {
-        synchronized (done) {
-          finished[0] = true;
-          done.notifyAll();
-        }
       }
       stats.put("improvements", improvements.get());
       stats.put("steps", steps.get());

@@ -64,20 +64,27 @@ public final class TimefoldPlannerProvider implements PlannerProvider<DsaInstanc
   public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
     Duration unimproved = duration(config.string("unimproved-time"));
     boolean peakCount = config.booleanValue("peak-count");
-    String ls = config.string("local-search").trim().toLowerCase(Locale.ROOT);
-    LocalSearchType type =
-        switch (ls) {
-          case "late-acceptance" -> LocalSearchType.LATE_ACCEPTANCE;
-          case "diversified-late-acceptance" -> LocalSearchType.DIVERSIFIED_LATE_ACCEPTANCE;
-          case "tabu-search" -> LocalSearchType.TABU_SEARCH;
-          case "simulated-annealing" -> LocalSearchType.SIMULATED_ANNEALING;
-          case "hill-climbing" -> LocalSearchType.HILL_CLIMBING;
-          case "great-deluge" -> LocalSearchType.GREAT_DELUGE;
-          default ->
-              throw new IllegalArgumentException(
-                  "planner 'timefold': unknown local-search '" + ls + "'");
-        };
+    LocalSearchType type = localSearchType(ID, config.string("local-search"));
     return new TimefoldPlanner(new TimefoldPlanner.Options(unimproved, peakCount, type));
+  }
+
+  /**
+   * The local search type named {@code text} ({@code late-acceptance}, {@code tabu-search}, ...);
+   * fails naming {@code owner}, the planner whose parameter it is.
+   */
+  public static LocalSearchType localSearchType(String owner, String text) {
+    String ls = text.trim().toLowerCase(Locale.ROOT);
+    return switch (ls) {
+      case "late-acceptance" -> LocalSearchType.LATE_ACCEPTANCE;
+      case "diversified-late-acceptance" -> LocalSearchType.DIVERSIFIED_LATE_ACCEPTANCE;
+      case "tabu-search" -> LocalSearchType.TABU_SEARCH;
+      case "simulated-annealing" -> LocalSearchType.SIMULATED_ANNEALING;
+      case "hill-climbing" -> LocalSearchType.HILL_CLIMBING;
+      case "great-deluge" -> LocalSearchType.GREAT_DELUGE;
+      default ->
+          throw new IllegalArgumentException(
+              "planner '" + owner + "': unknown local-search '" + ls + "'");
+    };
   }
 
   private static final Pattern SIMPLE = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
