@@ -16,6 +16,13 @@ import java.util.function.ToDoubleBiFunction;
  * ungrouped-cycles} and {@code ungrouped-ddr-bytes} for comparison (these need no solution). Every
  * metric is lower-is-better; {@code groups} counts as such because fewer, longer groups keep more
  * traffic on chip, but read it together with {@code global-ops}.
+ *
+ * <p>{@code lower-bound-cycles} (higher is better; needs no solution) is {@link #computeBound}: the
+ * TIU cycles of every op run whole, a lower bound on {@code total-cycles} of <em>any</em> grouping
+ * under the roofline model. Proof: a global op costs {@code max(tiu, gdma) >= tiu}; a group costs
+ * {@code Σ_rows max(Σ tiu, gdma) >= Σ_iterations Σ_ops tiu(op slice)}, and an op's slices cover its
+ * output, so their work fractions sum to at least 1 and {@code Σ ceil(w·f_i) >= ceil(w·Σ f_i) >=
+ * tiu(op)}. It ignores every DDR transfer, so it is loose on memory-bound models.
  */
 public final class GroupingMetrics implements MetricProvider<GroupProblem, Grouping> {
   private static final RooflineCostModel COST = new RooflineCostModel();
@@ -45,6 +52,15 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
     return COST.ungrouped(p.graph(), p.order(), p.chip());
   }
 
+  /** Σ over the ops of their whole-op TIU cycles: a lower bound on any grouping's total cycles. */
+  public static long computeBound(GroupProblem p) {
+    long sum = 0;
+    for (io.github.memplan.core.ir.Op op : p.order()) {
+      sum += COST.tiuCycles(p.graph(), op, p.chip());
+    }
+    return sum;
+  }
+
   @Override
   public List<Metric<GroupProblem, Grouping>> metrics() {
     return List.of(
@@ -61,6 +77,11 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
             "ungrouped-ddr-bytes",
             "bytes",
             Direction.LOWER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(ungrouped(p, o).ddrBytes())));
+            (p, o) -> OptionalDouble.of(ungrouped(p, o).ddrBytes())),
+        Metric.of(
+            "lower-bound-cycles",
+            "cycles",
+            Direction.HIGHER_IS_BETTER,
+            (p, o) -> OptionalDouble.of(computeBound(p))));
   }
 }

@@ -33,7 +33,9 @@ class GroupingMetricsTest {
         .containsEntry("groups", 1.0)
         .containsEntry("global-ops", 0.0)
         .containsEntry("ungrouped-cycles", 164.0)
-        .containsEntry("ungrouped-ddr-bytes", 10496.0);
+        .containsEntry("ungrouped-ddr-bytes", 10496.0)
+        // conv: 512 outputs × 72 MACs / (64 lanes × 16 f32 per EU) = 36; relu: ceil(512 / 1024) = 1
+        .containsEntry("lower-bound-cycles", 37.0);
     assertThat(new GroupingMetrics().metrics().get(0).value(p, Outcome.error("x"))).isEmpty();
   }
 }

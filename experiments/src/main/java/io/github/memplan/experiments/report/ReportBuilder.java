@@ -51,7 +51,7 @@ final class ReportBuilder {
       }
     }
     for (String m : metrics) {
-      if (!m.equals(TIME) && !m.startsWith(BOUND_PREFIX)) {
+      if (!m.equals(TIME) && !m.contains(BOUND_PREFIX)) {
         return m;
       }
     }
@@ -283,11 +283,15 @@ final class ReportBuilder {
     return best;
   }
 
-  /** The bound metric: {@code lower-bound*} in the primary metric's unit, first by name. */
+  /**
+   * The bound metric: a metric whose name contains {@code lower-bound} (e.g. {@code
+   * lower-bound-bytes}, {@code lmem-lower-bound-bytes}, {@code lower-bound-cycles}) in the primary
+   * metric's unit, first by name.
+   */
   private static String boundMetric(List<Measurement> rows, String unit) {
     TreeSet<String> found = new TreeSet<>();
     for (Measurement r : rows) {
-      if (r.metric().startsWith(BOUND_PREFIX) && r.unit().equals(unit)) {
+      if (r.metric().contains(BOUND_PREFIX) && r.unit().equals(unit)) {
         found.add(r.metric());
       }
     }
