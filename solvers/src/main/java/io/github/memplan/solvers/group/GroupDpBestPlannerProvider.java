@@ -7,6 +7,7 @@ import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Registers {@link GroupDpBestPlanner} as {@code group-dp-best}. */
@@ -40,30 +41,17 @@ public final class GroupDpBestPlannerProvider implements PlannerProvider<GroupPr
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(
-        new Parameter(
-            "lmem",
-            "LMEM oracle: LmemInstance planner ids joined by '+', tried in order until one"
-                + " places the group (e.g. lmem-tpumlir+lmem-exact)",
-            "lmem-tpumlir"),
-        new Parameter(
-            "max-iterations",
-            "cap on the loops (nsecs x hsecs x wsecs) of a candidate shape secs",
-            Integer.toString(GroupEvaluator.DEFAULT_MAX_ITERATIONS)),
-        new Parameter("max-group-ops", "longest group considered (0: no limit)", "0"));
+    List<Parameter> out = new ArrayList<>(EvaluatorParameters.declarations());
+    out.add(new Parameter("max-group-ops", "longest group considered (0: no limit)", "0"));
+    return List.copyOf(out);
   }
 
   @Override
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
-    int maxIterations = config.intValue("max-iterations");
-    if (maxIterations < 1) {
-      throw new IllegalArgumentException(
-          "planner '" + id() + "': max-iterations must be >= 1: " + maxIterations);
-    }
     return new GroupDpBestPlanner(
-        LmemOracle.of(id(), config.string("lmem")),
+        EvaluatorParameters.oracle(id(), config),
         new RooflineCostModel(),
-        maxIterations,
+        EvaluatorParameters.maxIterations(id(), config),
         config.intValue("max-group-ops"));
   }
 }

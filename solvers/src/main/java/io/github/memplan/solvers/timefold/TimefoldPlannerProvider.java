@@ -53,11 +53,16 @@ public final class TimefoldPlannerProvider implements PlannerProvider<DsaInstanc
             "peak-count",
             "secondary soft objective: the number of buffers ending at the peak",
             String.valueOf(TimefoldPlanner.DEFAULT_PEAK_COUNT)),
-        new Parameter(
-            "local-search",
-            "Timefold's local search type: late-acceptance, diversified-late-acceptance, tabu-search,"
-                + " simulated-annealing, hill-climbing, great-deluge",
-            "late-acceptance"));
+        localSearchParameter());
+  }
+
+  /** The {@code local-search} parameter, shared by the Timefold planners. */
+  public static Parameter localSearchParameter() {
+    return new Parameter(
+        "local-search",
+        "Timefold's local search type: late-acceptance, diversified-late-acceptance, tabu-search,"
+            + " simulated-annealing, hill-climbing, great-deluge",
+        "late-acceptance");
   }
 
   @Override

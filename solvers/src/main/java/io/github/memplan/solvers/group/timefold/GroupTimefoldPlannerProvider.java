@@ -8,9 +8,10 @@ import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
-import io.github.memplan.solvers.group.GroupEvaluator;
+import io.github.memplan.solvers.group.EvaluatorParameters;
 import io.github.memplan.solvers.group.LmemOracle;
 import io.github.memplan.solvers.timefold.TimefoldPlannerProvider;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -43,41 +44,27 @@ public final class GroupTimefoldPlannerProvider implements PlannerProvider<Group
 
   @Override
   public List<Parameter> parameters() {
-    return List.of(
-        new Parameter(
-            "lmem",
-            "LMEM oracle: LmemInstance planner ids joined by '+', tried in order until one"
-                + " places the group (e.g. lmem-tpumlir+lmem-exact)",
-            "lmem-tpumlir"),
-        new Parameter(
-            "max-iterations",
-            "cap on the loops (nsecs x hsecs x wsecs) of a candidate shape secs",
-            Integer.toString(GroupEvaluator.DEFAULT_MAX_ITERATIONS)),
-        new Parameter(
-            "start",
-            "id of the GroupProblem planner whose grouping seeds the search (given the first"
-                + " planner of lmem when it takes an lmem parameter), or none: every op global",
-            "tpumlir-dp"),
-        new Parameter(
-            "unimproved-steps",
-            "stop after this many local-search steps without a better score (0: run to the"
-                + " budget)",
-            "5000"),
-        new Parameter(
-            "local-search",
-            "Timefold's local search type: late-acceptance, diversified-late-acceptance, tabu-search,"
-                + " simulated-annealing, hill-climbing, great-deluge",
-            "late-acceptance"));
+    List<Parameter> out = new ArrayList<>(EvaluatorParameters.declarations());
+    out.addAll(
+        List.of(
+            new Parameter(
+                "start",
+                "id of the GroupProblem planner whose grouping seeds the search (given the first"
+                    + " planner of lmem when it takes an lmem parameter), or none: every op global",
+                "tpumlir-dp"),
+            new Parameter(
+                "unimproved-steps",
+                "stop after this many local-search steps without a better score (0: run to the"
+                    + " budget)",
+                "5000"),
+            TimefoldPlannerProvider.localSearchParameter()));
+    return List.copyOf(out);
   }
 
   @Override
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
-    LmemOracle lmem = LmemOracle.of(id(), config.string("lmem"));
-    int maxIterations = config.intValue("max-iterations");
-    if (maxIterations < 1) {
-      throw new IllegalArgumentException(
-          "planner '" + id() + "': max-iterations must be >= 1: " + maxIterations);
-    }
+    LmemOracle lmem = EvaluatorParameters.oracle(id(), config);
+    int maxIterations = EvaluatorParameters.maxIterations(id(), config);
     String startId = config.string("start").trim();
     Planner<GroupProblem, Grouping> start = null;
     if (!startId.equals("none")) {
