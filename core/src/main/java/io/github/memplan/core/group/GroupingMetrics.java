@@ -17,12 +17,34 @@ import java.util.function.ToDoubleBiFunction;
  * metric is lower-is-better; {@code groups} counts as such because fewer, longer groups keep more
  * traffic on chip, but read it together with {@code global-ops}.
  *
- * <p>{@code lower-bound-cycles} (higher is better; needs no solution) is {@link #computeBound}: the
- * TIU cycles of every op run whole, a lower bound on {@code total-cycles} of <em>any</em> grouping
- * under the roofline model. Proof: a global op costs {@code max(tiu, gdma) >= tiu}; a group costs
- * {@code Σ_rows max(Σ tiu, gdma) >= Σ_iterations Σ_ops tiu(op slice)}, and an op's slices cover its
- * output, so their work fractions sum to at least 1 and {@code Σ ceil(w·f_i) >= ceil(w·Σ f_i) >=
- * tiu(op)}. It ignores every DDR transfer, so it is loose on memory-bound models.
+ * <p>{@code lower-bound-cycles} and {@code lower-bound-ddr-bytes} (higher is better; they need no
+ * solution) are {@link GroupingBound}'s bounds on {@code total-cycles} and {@code ddr-bytes} of
+ * <em>every</em> valid grouping of the problem under the roofline model. The proof is in {@link
+ * GroupingBound}'s class comment, step by step:
+ *
+ * <ol>
+ *   <li>A grouping splits each base group into contiguous parts (its groups and its global ops);
+ *       ops outside the base groups are global in every grouping. Total = Σ over parts.
+ *   <li>A 1-op part costs exactly {@code globalOp}; a part of two ops or more, as a group, costs
+ *       {@code Σ_(step, row) max(TIU, GDMA) >= max(Σ TIU, Σ GDMA)}.
+ *   <li>Σ TIU: each op's whole-op TIU cycles times the share of its output every valid group
+ *       computes (whole unless its only in-group readers skip rows), less two cycles of rounding.
+ *   <li>Σ GDMA {@code >= gdma(B) - 1}, {@code B} the bytes every valid group on the range moves:
+ *       every weight read, whole, once; every group output, whole; every group input, the elements
+ *       in {@code Π_axis |Cov_axis|}, where {@code Cov_axis} is the union of the single-row
+ *       backward ranges ({@link OpSemantics#backward} of {@code [o, o+1)}) over the rows its
+ *       in-group readers must produce, propagated backwards through the range. It rests on {@code
+ *       backward} being monotone, checked case by case there.
+ *   <li>The minimum over all partitions, by a DP over prefix ends, is taken over every range
+ *       whether or not slicing or LMEM would accept it as a group: a superset of the valid
+ *       groupings, so it is at most the best valid grouping's total.
+ *   <li>{@code lower-bound-cycles} is the maximum of that and Σ whole-op TIU cycles (the metric's
+ *       former value) when the latter is sound ({@link GroupingBound.Totals#tiuSumHolds}).
+ * </ol>
+ *
+ * The former value alone ({@code Σ whole-op TIU}) argued that an op's slices always cover its
+ * output; that fails when an op's only in-group reader skips rows (a Slice with a step), which is
+ * why it is now only used when checked.
  */
 public final class GroupingMetrics implements MetricProvider<GroupProblem, Grouping> {
   private static final RooflineCostModel COST = new RooflineCostModel();
@@ -52,14 +74,18 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
     return COST.ungrouped(p.graph(), p.order(), p.chip());
   }
 
-  /** Σ over the ops of their whole-op TIU cycles: a lower bound on any grouping's total cycles. */
-  public static long computeBound(GroupProblem p) {
-    long sum = 0;
-    for (io.github.memplan.core.ir.Op op : p.order()) {
-      sum += COST.tiuCycles(p.graph(), op, p.chip());
+  /** {@link GroupingBound}'s bounds for {@code p}: cycles and DDR bytes of any valid grouping. */
+  public static GroupingBound.Totals computeBound(GroupProblem p) {
+    synchronized (LAST) {
+      if (LAST[0] == null || LAST[0].problem() != p) {
+        LAST[0] = new GroupingBound(COST, p);
+      }
+      return LAST[0].totals();
     }
-    return sum;
   }
+
+  /** The last problem's bound (both metrics ask for it in turn). */
+  private static final GroupingBound[] LAST = new GroupingBound[1];
 
   @Override
   public List<Metric<GroupProblem, Grouping>> metrics() {
@@ -82,6 +108,11 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
             "lower-bound-cycles",
             "cycles",
             Direction.HIGHER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(computeBound(p))));
+            (p, o) -> OptionalDouble.of(computeBound(p).cycles())),
+        Metric.of(
+            "lower-bound-ddr-bytes",
+            "bytes",
+            Direction.HIGHER_IS_BETTER,
+            (p, o) -> OptionalDouble.of(computeBound(p).ddrBytes())));
   }
 }

@@ -34,8 +34,13 @@ class GroupingMetricsTest {
         .containsEntry("global-ops", 0.0)
         .containsEntry("ungrouped-cycles", 164.0)
         .containsEntry("ungrouped-ddr-bytes", 10496.0)
-        // conv: 512 outputs × 72 MACs / (64 lanes × 16 f32 per EU) = 36; relu: ceil(512 / 1024) = 1
-        .containsEntry("lower-bound-cycles", 37.0);
+        // One base group conv..relu; its partitions: {conv}{relu} global, 100 + 64 = 164 cycles and
+        // 6400 + 4096 bytes; or the group conv..relu: TIU (36 - 1 - 1) + max(0, 1 - 1 - 1) = 34;
+        // bytes w 2304 + output relu 2048 + input x, whole (a 3x3/p1 conv reads every row and
+        // column of x for its whole output) 2048 = 6400, 6400 / 64 - 1 = 99 GDMA cycles. So 99
+        // cycles (above Σ whole-op TIU 36 + 1 = 37, the former bound) and 6400 bytes.
+        .containsEntry("lower-bound-cycles", 99.0)
+        .containsEntry("lower-bound-ddr-bytes", 6400.0);
     assertThat(new GroupingMetrics().metrics().get(0).value(p, Outcome.error("x"))).isEmpty();
   }
 }

@@ -153,9 +153,7 @@ public final class GroupEvaluator {
     this.maxIterations = maxIterations;
     this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
     this.bounds =
-        costModel instanceof RooflineCostModel roofline
-            ? new RooflineBounds(roofline, p.graph(), p.chip(), p.options().objective())
-            : null;
+        costModel instanceof RooflineCostModel roofline ? new RooflineBounds(roofline, p) : null;
   }
 
   /** The problem. */
@@ -395,7 +393,7 @@ public final class GroupEvaluator {
    * {@link RooflineBounds#range} under {@link RooflineCostModel}, 0 under another cost model.
    */
   public long lowerBound(int first, int last) {
-    return bounds == null ? 0 : bounds.range(p.order().subList(first, last + 1));
+    return bounds == null ? 0 : bounds.range(first, last);
   }
 
   /** Whether some range was answered empty because the budget ran out. */

@@ -5,6 +5,8 @@ import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Axis;
 import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.Range;
 import io.github.memplan.core.group.SliceInfo;
@@ -23,22 +25,25 @@ import java.util.Set;
  * all TIU terms and at least the sum of all GDMA terms; its DDR bytes are the sum of its transfers.
  *
  * <ul>
+ *   <li><b>Without slices</b> ({@link #range}): {@link GroupingBound#part}, the bound over every
+ *       secs that {@code lower-bound-cycles} and {@code lower-bound-ddr-bytes} are built from
+ *       (weights, group outputs and the rows of every group input that every valid group loads;
+ *       proof in its class comment).
  *   <li><b>TIU.</b> Every op runs once per iteration on its output slice, costing {@code ceil(x ·
  *       f_it)} with {@code x} its whole-op work per cycle and {@code f_it} the slice's fraction of
  *       the output. Since {@code Σ ceil(y_i) >= Σ y_i}, its cycles are at least {@code x · Σ_it
  *       f_it}, and as the fraction is a product over axes and the iterations run over every
  *       combination of axis slices, {@code Σ_it f_it = Π_axis (Σ_slices len / dim)} (an axis with
- *       one slice under {@code k} loop counts contributes {@code k · len / dim}). Without slices
- *       ({@link #range}): every output slice partition sums to the whole, so at least {@code x}.
+ *       one slice under {@code k} loop counts contributes {@code k · len / dim}).
  *   <li><b>GDMA.</b> {@code Σ_r ceil(b_r / bw) >= (Σ_r b_r) / bw}. Every group output is stored
  *       slice by slice and its slices partition it (its bytes move once); every weight is loaded
- *       whole at least once (held or not); with slices ({@link #sliced}), every group input is
- *       loaded in every iteration, {@code Π_axis Σ_slices len} elements in all.
- *   <li><b>Fill and drain</b> ({@link #sliced} only). In the first step of the loop only the
- *       stage-0 transfers of iteration 0 run (the loads of the first op's operands, as {@code
- *       TodayTimesteps} stages them) and in the last only the stage-2 transfers of the last
- *       iteration (the stores of the last op's group outputs); no TIU op runs in either. So the
- *       cycles are also at least the whole TIU sum plus the GDMA cycles of those two steps.
+ *       whole at least once (held or not); every group input is loaded in every iteration, {@code
+ *       Π_axis Σ_slices len} elements in all.
+ *   <li><b>Fill and drain</b>. In the first step of the loop only the stage-0 transfers of
+ *       iteration 0 run (the loads of the first op's operands, as {@code TodayTimesteps} stages
+ *       them) and in the last only the stage-2 transfers of the last iteration (the stores of the
+ *       last op's group outputs); no TIU op runs in either. So the cycles are also at least the
+ *       whole TIU sum plus the GDMA cycles of those two steps.
  * </ul>
  *
  * One cycle per term is given away for floating-point rounding. Stateless.
@@ -48,27 +53,25 @@ final class RooflineBounds {
   private final Graph graph;
   private final Chip chip;
   private final boolean ddr;
+  private final GroupingBound ranges;
 
-  RooflineBounds(
-      RooflineCostModel model, Graph graph, Chip chip, GroupOptions.Objective objective) {
+  RooflineBounds(RooflineCostModel model, GroupProblem p) {
     this.model = model;
-    this.graph = graph;
-    this.chip = chip;
-    this.ddr = objective == GroupOptions.Objective.DDR_BYTES;
+    this.graph = p.graph();
+    this.chip = p.chip();
+    this.ddr = p.options().objective() == GroupOptions.Objective.DDR_BYTES;
+    this.ranges = new GroupingBound(model, p);
   }
 
-  /** A bound over every secs of the group {@code ops}. */
-  long range(List<Op> ops) {
-    return bound(ops, GroupIo.of(graph, ops), null);
+  /** A bound over every secs of the group of the ops {@code first..last} of the order. */
+  long range(int first, int last) {
+    GroupingBound.Part part = ranges.part(first, last);
+    return ddr ? part.bytes() : part.cycles();
   }
 
   /** A bound for the group {@code ops} sliced as {@code slices}. */
   long sliced(List<Op> ops, GroupIo io, Map<String, SliceInfo> slices) {
-    return bound(ops, io, slices);
-  }
-
-  private long bound(List<Op> ops, GroupIo io, Map<String, SliceInfo> slices) {
-    long[] counts = slices == null ? null : counts(slices);
+    long[] counts = counts(slices);
     double bytes = 0;
     Set<String> weights = new HashSet<>();
     for (Op op : ops) {
@@ -81,13 +84,11 @@ final class RooflineBounds {
     for (String out : io.outputs()) {
       bytes += graph.tensor(out).bytes();
     }
-    if (slices != null) {
-      for (String in : io.inputs()) {
-        Tensor t = graph.tensor(in);
-        SliceInfo si = slices.get(in);
-        double elems = si == null ? t.shape().elements() * loops(counts) : elements(si, counts);
-        bytes += elems * t.dtype().bits() / 8.0;
-      }
+    for (String in : io.inputs()) {
+      Tensor t = graph.tensor(in);
+      SliceInfo si = slices.get(in);
+      double elems = si == null ? t.shape().elements() * loops(counts) : elements(si, counts);
+      bytes += elems * t.dtype().bits() / 8.0;
     }
     if (ddr) {
       return Math.max(0, (long) Math.floor(bytes) - 1);
@@ -95,19 +96,17 @@ final class RooflineBounds {
     double tiu = 0;
     for (Op op : ops) {
       double x = Math.max(0, model.tiuCycles(graph, op, chip) - 1);
-      if (slices != null) {
-        String out = op.outputs().get(0);
-        SliceInfo si = slices.get(out);
-        Nchw whole = Nchw.of(graph.tensor(out).shape());
-        x *=
-            si == null
-                ? loops(counts)
-                : elements(si, counts) / ((double) whole.n() * whole.c() * whole.h() * whole.w());
-      }
+      String out = op.outputs().get(0);
+      SliceInfo si = slices.get(out);
+      Nchw whole = Nchw.of(graph.tensor(out).shape());
+      x *=
+          si == null
+              ? loops(counts)
+              : elements(si, counts) / ((double) whole.n() * whole.c() * whole.h() * whole.w());
       tiu += Math.max(0, x - 1);
     }
     long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
-    long edges = slices == null ? 0 : fillAndDrain(ops, io, slices);
+    long edges = fillAndDrain(ops, io, slices);
     return Math.max((long) Math.floor(tiu) + edges, gdma);
   }
 

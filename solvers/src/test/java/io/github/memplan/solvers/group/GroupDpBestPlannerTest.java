@@ -13,6 +13,7 @@ import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
@@ -132,6 +133,11 @@ class GroupDpBestPlannerTest {
           GroupProblem p = problem(g, h2, obj);
           Outcome<Grouping> o = plan(p, Map.of());
           long expected = bruteForce(p, 64);
+          // lower-bound-cycles / lower-bound-ddr-bytes never exceed the best of all cuts × secs
+          GroupingBound.Totals bound = GroupingBound.of(p).totals();
+          assertThat(obj == GroupOptions.Objective.DDR_BYTES ? bound.ddrBytes() : bound.cycles())
+              .as("bound %s %s h2=%s", g.name(), obj, h2)
+              .isLessThanOrEqualTo(expected);
           assertThat(objective(p, MODEL.model(g, BM1684X, o.solution())))
               .as("%s %s h2=%s", g.name(), obj, h2)
               .isEqualTo(expected);
@@ -210,7 +216,7 @@ class GroupDpBestPlannerTest {
       GroupEvaluator ev =
           new GroupEvaluator(
               p, SolveContext.unlimited(), LmemOracle.of("test", "test-lmem-stack"), MODEL, 64);
-      RooflineBounds bounds = new RooflineBounds(MODEL, g, BM1684X, obj);
+      RooflineBounds bounds = new RooflineBounds(MODEL, p);
       int checked = 0;
       for (int i = 0; i < p.order().size(); i++) {
         for (int j = i + 1; j < p.order().size(); j++) {

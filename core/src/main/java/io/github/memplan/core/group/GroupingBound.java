@@ -1,0 +1,522 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.OpKind;
+import io.github.memplan.core.ir.Tensor;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Lower bounds, under {@link RooflineCostModel}, on the total cycles and DDR bytes of
+ * <em>every</em> valid grouping of a {@link GroupProblem} (one accepted by {@link
+ * GroupingValidator}), and on the cycles and bytes of every valid group of a range of ops. Not an
+ * algorithm of TPU-MLIR: a bound derived here from the cost model's class comment, the slicing of
+ * {@link Slicing} and {@link OpSemantics#backward}, and the transfers of {@link V0Timesteps} and
+ * {@link TodayTimesteps}. The proof follows; {@link GroupingMetrics} reports it as {@code
+ * lower-bound-cycles} and {@code lower-bound-ddr-bytes}.
+ *
+ * <h2>1. Decomposition</h2>
+ *
+ * A valid grouping's groups are disjoint contiguous ranges of at least two ops, each of groupable
+ * ops only, so each lies inside one base group ({@link GroupProblem#baseGroups}); every other op is
+ * global and costs exactly {@link RooflineCostModel#globalOp}. Ops in no base group are global in
+ * every grouping. Inside a base group {@code [a..b]} a grouping induces a partition into contiguous
+ * parts: its groups, and one part per global op. The total cost is the sum over parts, so
+ *
+ * <pre>
+ *   total >= Σ_{ops outside base groups} globalOp
+ *          + Σ_{base groups} min over partitions P of [a..b] of Σ_{part in P} lb(part)
+ * </pre>
+ *
+ * where {@code lb} of a single op is its exact {@code globalOp} and {@code lb} of a range of at
+ * least two ops is at most the cost of every valid group on that range (section 2). The minimum is
+ * taken over <em>all</em> partitions, whether or not slicing, the h/2 rule or LMEM would accept the
+ * ranges as groups: a superset of the valid groupings, so the minimum can only be lower. It is
+ * computed exactly by a DP over prefix ends: {@code best[j] = min_i best[i - 1] + lb(i..j)}. The
+ * cycles bound returned is the maximum of that and Σ whole-op TIU cycles ({@link #tiuSum}) when the
+ * latter is a bound, which {@link Totals#tiuSumHolds} checks: every group computes every output
+ * whole when, for every op of a base group and every operand produced in that base group, the
+ * contribution (section 3) of the op's whole output is the operand's whole extent on every axis (by
+ * induction from the range's last op, whose outputs are group outputs, every tensor of every range
+ * is then covered whole). Otherwise the DP alone is returned.
+ *
+ * <h2>2. A group's cost</h2>
+ *
+ * By the cost model, a group's cycles are {@code Σ_(step, row) max(TIU, GDMA)} over the {@code L +
+ * 2} pipeline steps and the table rows, so they are at least the sum of all its TIU terms and at
+ * least the sum of all its GDMA terms; its DDR bytes are the sum of all its transfers.
+ *
+ * <ul>
+ *   <li><b>TIU</b>: every op runs once per iteration on its output slice, costing {@code
+ *       ceil(w·f_it)} with {@code w} its whole-op work in cycles and {@code f_it = Π_axis len /
+ *       dim}; as the loop visits every combination of axis slices, {@code Σ_it f_it >= Π_axis
+ *       |U_axis| / dim} with {@code U_axis} the union of the output's slice ranges, and {@code
+ *       U_axis ⊇ Cov} (section 3). So the op contributes {@code (tiu(op) - 1) · Π_axis |Cov| / dim
+ *       - 1} (one cycle for the ceiling of {@code tiu(op)}, one for the sum of ceilings and
+ *       floating point, the allowances {@code RooflineBounds} of the solvers has always made).
+ *       Usually the coverage is whole; it is not when the op's only in-group reader skips rows (a
+ *       Slice with a step or an offset, a pool whose kernel is below its stride): then the group
+ *       computes only part of the output and Σ whole-op TIU is <em>not</em> a bound.
+ *   <li><b>GDMA</b>: {@code Σ_r ceil(b_r / bw) >= (Σ_r b_r) / bw >= gdma(Σ_r b_r) - 1}, with {@code
+ *       Σ_r b_r} at least the bytes {@code B} below, so {@code gdma(B) - 1}.
+ *   <li><b>Bytes</b> {@code B} that every valid group on the range moves. Both timestep methods put
+ *       one transfer of every weight operand, of every group input and of every group output in the
+ *       table (V0: a weight entry per use, each group input at its first user, each group output
+ *       after its op; today: one buffer per value, each loaded at its first user, each group output
+ *       stored); the cost model moves every non-held buffer in every iteration of the loop and a
+ *       held one (only weights are ever held) once, weights whole. Hence:
+ *       <ol>
+ *         <li>every distinct weight (stored tensor) read by the range, whole, once;
+ *         <li>every group output ({@link GroupIo}) whole: in every iteration its slice is stored,
+ *             the loop visits every combination of axis slices, and the axis slices cover the axis
+ *             (a partition, or its hull with in-group users' ranges), so the stored elements are at
+ *             least the tensor's and {@code Σ ceil >= ceil Σ} for the byte rounding;
+ *         <li>every group input {@code t}: {@code Π_axis |U_axis|} elements, {@code U_axis} the
+ *             union of {@code t}'s slice ranges on that axis (the loop loads the slice of every
+ *             combination of axis slices, and {@code Σ_combinations Π_axis len = Π_axis Σ len >=
+ *             Π_axis |U_axis|}). How {@code |U_axis|} is bounded is section 3.
+ *       </ol>
+ * </ul>
+ *
+ * So {@code lb(range) = max(Σ_ops (tiu - 2), gdma(B) - 1)} cycles and {@code B} bytes. All byte
+ * counts are exact integers ({@code DType#bytes} of element counts), so no allowance is needed on
+ * bytes.
+ *
+ * <h2>3. Coverage: which rows of a group input must be loaded</h2>
+ *
+ * For a tensor {@code x} of the range and an axis, let {@code Cov(x)} be a set of indices that
+ * every valid group on the range puts in the union of {@code x}'s slice ranges. Then:
+ *
+ * <ul>
+ *   <li>A group output: {@code Cov = [0, D)} (its axis slices cover the axis, see 2.2).
+ *   <li>A tensor read by in-group consumers {@code c} (operand {@code k}): {@code Cov(x) ⊇ ⋃_c
+ *       contribution(c, k, Cov(out(c)))} where {@code out(c)} is {@code c}'s first output (the one
+ *       {@link Slicing} slices {@code c} by). Two cases, as {@link Slicing#slice} does:
+ *       <ul>
+ *         <li><b>The axis has one sec</b>: every activation's slice is its whole axis {@code [0,
+ *             D_x)}, which contains every subset of {@code [0, D_x)}; every contribution below is
+ *             clipped to {@code [0, D_x)} (the tensor's own 4-D view), so this case is always
+ *             covered.
+ *         <li><b>More secs, an axis {@code c} can split</b> ({@link OpSemantics#allowSplit}): each
+ *             output slice {@code r} of {@code c} gets the input range {@code backward(c, k, r)},
+ *             and a tensor read by several users gets either identical ranges or their hull, a
+ *             superset. Every {@code o} in {@code Cov(out(c))} lies in some slice {@code r}; if
+ *             {@code backward} is monotone ({@code [o, o+1) ⊆ r ⇒ backward([o, o+1)) ⊆
+ *             backward(r)}), the contribution {@code ⋃_{o in Cov(out(c))} backward([o, o+1))} is in
+ *             the union. Single rows whose backward is empty contribute nothing.
+ *         <li><b>More secs, an axis {@code c} cannot split</b>: slicing fails unless {@code c}'s
+ *             output has a single slice {@code r} on that axis, and {@code r ⊇ hull(Cov(out(c)))};
+ *             with {@code backward} monotone, the contribution is {@code backward(c, k,
+ *             hull(Cov(out(c))))} (nothing when empty).
+ *       </ul>
+ * </ul>
+ *
+ * Monotonicity of every case of {@link OpSemantics#backward}: a broadcast operand gives {@code (0,
+ * 1)} always; N and C of splittable ops, Slice (start + idx·step .. start + (end - 1)·step + 1),
+ * Pad, MatMul/Softmax/LayerNorm on split axes and the default (element-wise, Concat off its axis)
+ * are {@code [max(f(idx), 0), min(g(end), size))} with {@code f, g} non-decreasing; Conv/Pool the
+ * same with the last slice extended to the end, and a single row is last only when every range
+ * holding it is; ConvTranspose has a non-decreasing first index and last index, both clamped;
+ * Upsample/Resize on BM1684X-family chips {@code [floor(idx/s), floor((end-1)/s)]}; the "whole or
+ * nothing" cases (C of non-splittable ops, global pools, MatMul/Softmax/LayerNorm on unsplittable
+ * axes) return the whole input only for the whole output, which is monotone. One case is not
+ * monotone in the sense above: Upsample/Resize off the BM1684X family answer only ranges aligned to
+ * the scale {@code s} ({@code [idx/s, end/s)}), so a single row has no backward; there the row
+ * {@code o} contributes {@code floor(o/s)}, which lies in {@code [idx/s, end/s)} for every aligned
+ * range holding {@code o}, the only ones slicing accepts.
+ *
+ * <p>For a range {@code [i..j]} of the order, whether a tensor defined at position {@code p >= i}
+ * is a group output depends on {@code j} only (its users come after {@code p}), so {@link #sweep}
+ * walks {@code i} from {@code j} down, keeping each open tensor's coverage: when op {@code i} is
+ * reached, its output's coverage is final (group output: whole; else the union its in-range
+ * consumers contributed), it stops being a group input, and its operands receive their
+ * contributions. Each step costs one op's operands; the DP needs one sweep per {@code j}.
+ *
+ * <p>What the bound ignores (so where it is loose): every iteration's halo overlap beyond the
+ * union, H/W margins, pipeline fill and drain, the barrier between rows, and LMEM capacity (a range
+ * may be counted as one group although no secs fits).
+ */
+public final class GroupingBound {
+  private final RooflineCostModel model;
+  private final GroupProblem problem;
+  private final Graph graph;
+  private final Chip chip;
+  private final List<Op> order;
+  private final long[] tiu;
+  private final Map<String, Integer> lastUser = new HashMap<>();
+  private final Map<String, Integer> producerPos = new HashMap<>();
+  private final Map<Long, BitSet> fullContribution = new HashMap<>();
+  private final Map<Long, Range[]> rows = new HashMap<>();
+  private Totals totals;
+
+  /** The bound of one part (a range of ops as one group): cycles and bytes. */
+  public record Part(long cycles, long bytes) {}
+
+  /** The whole-problem bounds. */
+  /**
+   * The whole-problem bounds.
+   *
+   * @param cycles the cycles bound
+   * @param ddrBytes the DDR bytes bound
+   * @param tiuSum Σ whole-op TIU cycles
+   * @param tiuSumHolds whether {@code tiuSum} is itself a bound (then {@code cycles >= tiuSum})
+   */
+  public record Totals(long cycles, long ddrBytes, long tiuSum, boolean tiuSumHolds) {}
+
+  public GroupingBound(RooflineCostModel model, GroupProblem problem) {
+    this.model = model;
+    this.problem = problem;
+    this.graph = problem.graph();
+    this.chip = problem.chip();
+    this.order = problem.order();
+    this.tiu = new long[order.size()];
+    Set<String> graphOutputs = new HashSet<>(graph.outputs());
+    for (int i = 0; i < order.size(); i++) {
+      Op op = order.get(i);
+      tiu[i] = model.tiuCycles(graph, op, chip);
+      for (String t : op.outputs()) {
+        producerPos.put(t, i);
+      }
+      for (String t : op.inputs()) {
+        if (!t.isEmpty()) {
+          lastUser.merge(t, i, Math::max);
+        }
+      }
+    }
+    for (Op op : order) {
+      for (String t : op.outputs()) {
+        if (graphOutputs.contains(t) || !lastUser.containsKey(t)) {
+          lastUser.put(t, Integer.MAX_VALUE);
+        }
+      }
+    }
+  }
+
+  /** The problem's bounds under a default {@link RooflineCostModel}. */
+  public static GroupingBound of(GroupProblem problem) {
+    return new GroupingBound(new RooflineCostModel(), problem);
+  }
+
+  /** The problem. */
+  public GroupProblem problem() {
+    return problem;
+  }
+
+  /** Σ whole-op TIU cycles over the order (the bound {@link GroupingMetrics} had before). */
+  public long tiuSum() {
+    return totals().tiuSum();
+  }
+
+  /** A lower bound on the total cycles of every valid grouping (section 1). */
+  public long cycles() {
+    return totals().cycles();
+  }
+
+  /** A lower bound on the DDR bytes of every valid grouping (section 1, on bytes). */
+  public long ddrBytes() {
+    return totals().ddrBytes();
+  }
+
+  /** Both whole-problem bounds, computed once. */
+  public Totals totals() {
+    if (totals == null) {
+      totals = computeTotals();
+    }
+    return totals;
+  }
+
+  /**
+   * The bound on every valid group of the ops {@code first..last} (positions in the order, {@code
+   * first < last}, all groupable): section 2.
+   */
+  public Part part(int first, int last) {
+    if (first >= last) {
+      throw new IllegalArgumentException("a group needs two ops or more: " + first + ".." + last);
+    }
+    Part[] out = new Part[1];
+    sweep(last, first, (i, part) -> out[0] = part);
+    return out[0];
+  }
+
+  private Totals computeTotals() {
+    long tiuSum = 0;
+    for (long t : tiu) {
+      tiuSum += t;
+    }
+    boolean[] inBase = new boolean[order.size()];
+    long cycles = 0;
+    long bytes = 0;
+    for (int[] bg : problem.baseGroups()) {
+      int a = bg[0];
+      int n = bg[1] - a + 1;
+      long[] bestCycles = new long[n + 1];
+      long[] bestBytes = new long[n + 1];
+      for (int j = 1; j <= n; j++) {
+        int last = a + j - 1;
+        inBase[last] = true;
+        var single = model.globalOp(graph, order.get(last), chip);
+        long[] c = {bestCycles[j - 1] + single.cycles()};
+        long[] b = {bestBytes[j - 1] + single.ddrBytes()};
+        sweep(
+            last,
+            a,
+            (i, part) -> {
+              if (i < last) {
+                c[0] = Math.min(c[0], bestCycles[i - a] + part.cycles());
+                b[0] = Math.min(b[0], bestBytes[i - a] + part.bytes());
+              }
+            });
+        bestCycles[j] = c[0];
+        bestBytes[j] = b[0];
+      }
+      cycles += bestCycles[n];
+      bytes += bestBytes[n];
+    }
+    for (int i = 0; i < order.size(); i++) {
+      if (!inBase[i]) {
+        var global = model.globalOp(graph, order.get(i), chip);
+        cycles += global.cycles();
+        bytes += global.ddrBytes();
+      }
+    }
+    boolean holds = tiuSumHolds();
+    return new Totals(holds ? Math.max(cycles, tiuSum) : cycles, bytes, tiuSum, holds);
+  }
+
+  /** Whether every group computes every op's output whole (section 1). */
+  private boolean tiuSumHolds() {
+    for (int[] bg : problem.baseGroups()) {
+      for (int pos = bg[0]; pos <= bg[1]; pos++) {
+        Op op = order.get(pos);
+        BitSet[] out = whole(graph.tensor(op.outputs().get(0)));
+        for (int k = 0; k < op.inputs().size(); k++) {
+          String t = op.inputs().get(k);
+          Integer producer = producerPos.get(t);
+          if (!GroupIo.isActivation(graph, t) || producer == null || producer < bg[0]) {
+            continue;
+          }
+          BitSet[] need = whole(graph.tensor(t));
+          for (Axis a : Axis.values()) {
+            BitSet missing = (BitSet) need[a.ordinal()].clone();
+            missing.andNot(contribution(pos, k, a, out[a.ordinal()]));
+            if (!missing.isEmpty()) {
+              return false;
+            }
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Receives the bound of the range {@code i..last} of a sweep. */
+  @FunctionalInterface
+  private interface PartSink {
+    void accept(int first, Part part);
+  }
+
+  /** The coverage of one open tensor: per axis, the indices every valid group loads. */
+  private static final class Cover {
+    final Tensor tensor;
+    final long[] dims;
+    final BitSet[] axes = new BitSet[4];
+    long bytes;
+
+    Cover(Tensor tensor) {
+      this.tensor = tensor;
+      Nchw s = Nchw.of(tensor.shape());
+      this.dims = new long[] {s.n(), s.c(), s.h(), s.w()};
+      for (int a = 0; a < 4; a++) {
+        axes[a] = new BitSet();
+      }
+    }
+
+    void add(int axis, BitSet rows) {
+      axes[axis].or(rows);
+      int d = (int) dims[axis];
+      if (axes[axis].length() > d) {
+        axes[axis].clear(d, axes[axis].length());
+      }
+    }
+
+    long measure() {
+      long e = 1;
+      for (BitSet b : axes) {
+        e = Math.multiplyExact(e, b.cardinality());
+      }
+      bytes = tensor.dtype().bytes(e);
+      return bytes;
+    }
+  }
+
+  /**
+   * Walks {@code i} from {@code last} down to {@code stop} and gives the bound of every range
+   * {@code i..last} (a single op too: the sink decides what to do with it).
+   */
+  private void sweep(int last, int stop, PartSink sink) {
+    Set<String> weights = new HashSet<>();
+    long weightBytes = 0;
+    long outBytes = 0;
+    long inBytes = 0;
+    double tiuSum = 0;
+    Map<String, Cover> open = new HashMap<>();
+    for (int i = last; i >= stop; i--) {
+      Op op = order.get(i);
+      BitSet[] outCov = null;
+      for (String t : op.outputs()) {
+        Cover c = open.remove(t);
+        if (c != null) {
+          inBytes -= c.bytes;
+        }
+        boolean groupOut = lastUser.getOrDefault(t, Integer.MAX_VALUE) > last;
+        if (groupOut) {
+          outBytes += graph.tensor(t).bytes();
+        }
+        if (outCov == null) {
+          outCov =
+              groupOut
+                  ? whole(graph.tensor(t))
+                  : c == null ? new Cover(graph.tensor(t)).axes : c.axes;
+        }
+      }
+      for (int k = 0; k < op.inputs().size(); k++) {
+        String t = op.inputs().get(k);
+        if (t.isEmpty()) {
+          continue;
+        }
+        if (!GroupIo.isActivation(graph, t)) {
+          if (weights.add(t)) {
+            weightBytes += graph.tensor(t).bytes();
+          }
+          continue;
+        }
+        Cover c = open.computeIfAbsent(t, x -> new Cover(graph.tensor(x)));
+        inBytes -= c.bytes;
+        for (Axis a : Axis.values()) {
+          c.add(a.ordinal(), contribution(i, k, a, outCov[a.ordinal()]));
+        }
+        inBytes += c.measure();
+      }
+      tiuSum +=
+          Math.max(
+              0, Math.max(0, tiu[i] - 1) * fraction(graph.tensor(op.outputs().get(0)), outCov) - 1);
+      long bytes = weightBytes + outBytes + inBytes;
+      long gdma = Math.max(0, model.gdmaCycles(bytes, chip) - 1);
+      sink.accept(i, new Part(Math.max((long) Math.floor(tiuSum), gdma), bytes));
+    }
+  }
+
+  /** {@code Π_axis |cov_axis| / dim_axis}: the share of the output every valid group computes. */
+  private static double fraction(Tensor t, BitSet[] cov) {
+    Nchw s = Nchw.of(t.shape());
+    double f = 1;
+    for (Axis a : Axis.values()) {
+      long d = s.dim(a);
+      long c = cov[a.ordinal()].get(0, (int) d).cardinality();
+      if (c < d) {
+        f *= (double) c / d;
+      }
+    }
+    return f;
+  }
+
+  private static BitSet[] whole(Tensor t) {
+    Nchw s = Nchw.of(t.shape());
+    BitSet[] out = new BitSet[4];
+    for (Axis a : Axis.values()) {
+      out[a.ordinal()] = new BitSet();
+      out[a.ordinal()].set(0, (int) s.dim(a));
+    }
+    return out;
+  }
+
+  /**
+   * The indices of operand {@code k} of the op at {@code pos} along {@code axis} that every valid
+   * group loads, given its output's coverage {@code out} (section 3).
+   */
+  private BitSet contribution(int pos, int k, Axis axis, BitSet out) {
+    BitSet in = new BitSet();
+    if (out.isEmpty()) {
+      return in;
+    }
+    Op op = order.get(pos);
+    Nchw res = Nchw.of(graph.tensor(op.outputs().get(0)).shape());
+    int outSize = (int) res.dim(axis);
+    if (!OpSemantics.allowSplit(graph, op, axis)) {
+      int from = out.nextSetBit(0);
+      int to = Math.min(out.length(), outSize);
+      if (from < to) {
+        OpSemantics.backward(graph, op, k, axis, new Range(from, to - from), chip)
+            .ifPresent(r -> in.set((int) r.idx(), (int) r.end()));
+      }
+      return in;
+    }
+    boolean full = out.nextClearBit(0) >= outSize;
+    long key = ((long) pos * 1024 + k) * 4 + axis.ordinal();
+    if (full) {
+      BitSet cached = fullContribution.get(key);
+      if (cached == null) {
+        cached = new BitSet();
+        for (Range r : rows(key, pos, k, axis, outSize)) {
+          if (r != null) {
+            cached.set((int) r.idx(), (int) r.end());
+          }
+        }
+        fullContribution.put(key, cached);
+      }
+      return cached;
+    }
+    Range[] table = rows(key, pos, k, axis, outSize);
+    for (int o = out.nextSetBit(0); o >= 0 && o < outSize; o = out.nextSetBit(o + 1)) {
+      Range r = table[o];
+      if (r != null) {
+        in.set((int) r.idx(), (int) r.end());
+      }
+    }
+    return in;
+  }
+
+  /** Per output row {@code o}, the input range it needs for certain, or null (section 3). */
+  private Range[] rows(long key, int pos, int k, Axis axis, int outSize) {
+    Range[] table = rows.get(key);
+    if (table != null) {
+      return table;
+    }
+    Op op = order.get(pos);
+    table = new Range[outSize];
+    for (int o = 0; o < outSize; o++) {
+      Optional<Range> r = OpSemantics.backward(graph, op, k, axis, new Range(o, 1), chip);
+      if (r.isEmpty() && (op.kind() == OpKind.UPSAMPLE || op.kind() == OpKind.RESIZE)) {
+        r = alignedUpsampleRow(op, k, axis, o, outSize);
+      }
+      table[o] = r.orElse(null);
+    }
+    rows.put(key, table);
+    return table;
+  }
+
+  /**
+   * Upsample/Resize off the BM1684X family accept only ranges aligned to the scale {@code s}; the
+   * row {@code o} then needs input row {@code floor(o / s)}: the backward of its aligned block.
+   */
+  private Optional<Range> alignedUpsampleRow(Op op, int k, Axis axis, int o, int outSize) {
+    if (axis != Axis.H && axis != Axis.W) {
+      return Optional.empty();
+    }
+    long inSize = Nchw.of(graph.tensor(op.inputs().get(k)).shape()).dim(axis);
+    if (inSize <= 0 || outSize % inSize != 0) {
+      return Optional.empty();
+    }
+    long s = outSize / inSize;
+    return OpSemantics.backward(graph, op, k, axis, new Range(o / s * s, s), chip)
+        .filter(r -> r.len() == 1);
+  }
+}
