@@ -40,14 +40,32 @@ class GroupingBoundTest {
     return b.build();
   }
 
-  /** x[1,4,8,8] → Slice rows and columns with step 2 → [1,4,4,4] → relu, as a Focus layer. */
-  private static Graph sliceStep2() {
-    Graph.Builder b = Graph.builder("slice2");
+  /**
+   * x[1,4,8,8] → (relu0 when {@code reluFirst}) → {@code kind} (a conv gets the weight w[4,4,1,1])
+   * → relu.
+   */
+  private static Graph xOpRelu(String name, boolean reluFirst, OpKind kind, Attributes attrs) {
+    Graph.Builder b = Graph.builder(name);
     b.input("x", DType.F32, 1, 4, 8, 8);
-    b.op("s", OpKind.SLICE, slice2(), "x");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "s");
+    String in = "x";
+    if (reluFirst) {
+      b.op("relu0", OpKind.RELU, Attributes.empty(), in);
+      in = "relu0";
+    }
+    if (kind == OpKind.CONV) {
+      b.weight("w", DType.F32, 4, 4, 1, 1);
+      b.op("op", kind, attrs, in, "w");
+    } else {
+      b.op("op", kind, attrs, in);
+    }
+    b.op("relu", OpKind.RELU, Attributes.empty(), "op");
     b.output("relu");
     return b.build();
+  }
+
+  /** x → Slice rows and columns with step 2 → [1,4,4,4] → relu, as a Focus layer. */
+  private static Graph sliceStep2() {
+    return xOpRelu("slice2", false, OpKind.SLICE, slice2());
   }
 
   private static Attributes slice2() {
@@ -59,31 +77,18 @@ class GroupingBoundTest {
         .build();
   }
 
-  /** x[1,4,8,8] → relu0 → Slice step 2 → relu1: relu0's output is only a quarter read. */
+  /** x → relu0 → Slice step 2 → relu: relu0's output is only a quarter read. */
   private static Graph reluSliceRelu() {
-    Graph.Builder b = Graph.builder("rsr");
-    b.input("x", DType.F32, 1, 4, 8, 8);
-    b.op("relu0", OpKind.RELU, Attributes.empty(), "x");
-    b.op("s", OpKind.SLICE, slice2(), "relu0");
-    b.op("relu1", OpKind.RELU, Attributes.empty(), "s");
-    b.output("relu1");
-    return b.build();
+    return xOpRelu("rsr", true, OpKind.SLICE, slice2());
   }
 
-  /** x[1,4,8,8] → conv 1x1 stride 2 → [1,4,4,4] → relu. */
+  /** x → conv 1x1 stride 2 → [1,4,4,4] → relu. */
   private static Graph conv1x1s2() {
-    Graph.Builder b = Graph.builder("c1s2");
-    b.input("x", DType.F32, 1, 4, 8, 8);
-    b.weight("w", DType.F32, 4, 4, 1, 1);
-    b.op(
-        "conv",
+    return xOpRelu(
+        "c1s2",
+        false,
         OpKind.CONV,
-        Attributes.builder().put("kernel_shape", 1, 1).put("strides", 2, 2).build(),
-        "x",
-        "w");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
-    b.output("relu");
-    return b.build();
+        Attributes.builder().put("kernel_shape", 1, 1).put("strides", 2, 2).build());
   }
 
   @Test
@@ -157,10 +162,10 @@ class GroupingBoundTest {
 
   @Test
   void anOpWhoseOutputIsPartlyReadTurnsTheTiuSumCheckOff() {
-    // relu0 → Slice step 2 → relu1 grouped with hsecs 4, wsecs 4 computes only rows and columns
+    // relu0 → Slice step 2 → relu grouped with hsecs 4, wsecs 4 computes only rows and columns
     // 0, 2, 4, 6 of relu0: a quarter of its work. Σ whole-op TIU is then not a bound in general
     // (here the traffic dominates anyway), the check says so, and the DP counts relu0's TIU at
-    // its covered quarter. Counting x whole in the group relu0..relu1 would exceed what hsecs 4,
+    // its covered quarter. Counting x whole in the group relu0..relu would exceed what hsecs 4,
     // wsecs 4 moves (x at rows and columns 0, 2, 4, 6 only): the sweep below catches that.
     GroupProblem p = problem(reluSliceRelu());
     GroupingBound.Totals t = GroupingBound.of(p).totals();
