@@ -8,6 +8,7 @@ import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
@@ -217,6 +218,7 @@ final class GroupCommand implements Callable<Integer> {
     }
     GroupCost total = cost.model(graph, c, g);
     GroupCost ungrouped = cost.ungrouped(graph, problem.order(), c);
+    GroupingBound.Totals bound = new GroupingBound(cost, problem).totals();
     Report r = new Report();
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
@@ -237,7 +239,9 @@ final class GroupCommand implements Callable<Integer> {
     r.json("groups", rows);
     Map<String, Object> totals = new LinkedHashMap<>();
     totals.put("cycles", total.cycles());
+    totals.put("lowerBoundCycles", bound.cycles());
     totals.put("ddrBytes", total.ddrBytes());
+    totals.put("lowerBoundDdrBytes", bound.ddrBytes());
     totals.put("groups", g.groups().size());
     totals.put("globalOps", g.globalOps().size());
     totals.put("ops", g.order().size());
@@ -269,6 +273,21 @@ final class GroupCommand implements Callable<Integer> {
           "ungrouped",
           null,
           ungrouped.cycles() + " cycles, " + PlanRun.bytes(ungrouped.ddrBytes()) + " DDR");
+      r.add(
+          "lowerBoundText",
+          "lower bound",
+          null,
+          bound.cycles()
+              + " cycles, "
+              + PlanRun.bytes(bound.ddrBytes())
+              + " DDR (any grouping, roofline model"
+              + (bound.cycles() > 0
+                  ? String.format(
+                      java.util.Locale.ROOT,
+                      "; grouped / bound = %.3f",
+                      (double) total.cycles() / bound.cycles())
+                  : "")
+              + ")");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {

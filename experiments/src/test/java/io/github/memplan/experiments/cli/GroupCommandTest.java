@@ -43,13 +43,20 @@ class GroupCommandTest {
     assertThat(j.get("ungrouped").get("cycles").asLong()).isEqualTo(42 + 32 + 32 + 177);
     assertThat(j.get("ungrouped").get("ddrBytes").asLong()).isEqualTo(2640 + 2048 + 2048 + 11304);
     assertThat(j.get("costAssumptions").asText()).contains("DDR bandwidth assumed");
+    // lower bound: conv..relu as any group moves at least w, b, relu and x whole (a 3x3/p1 conv
+    // reads all of x) = 2640 B, 42 - 1 = 41 cycles (TIU 9 - 2 + 0 below it), cheaper than conv and
+    // relu global (42 + 32); reshape and matmul are global in every grouping: 32 + 177
+    assertThat(j.get("totals").get("lowerBoundCycles").asLong()).isEqualTo(41 + 32 + 177);
+    assertThat(j.get("totals").get("lowerBoundDdrBytes").asLong()).isEqualTo(2640 + 2048 + 11304);
   }
 
   @Test
   void textTableListsTheGroup() {
     MainTest.Run r = tiny();
     assertThat(r.code()).isZero();
-    assertThat(r.out()).contains("0..1", "grouped", "ungrouped", "2 of 4 ops global");
+    assertThat(r.out())
+        .contains("0..1", "grouped", "ungrouped", "2 of 4 ops global")
+        .contains("lower bound", "250 cycles", "grouped / bound = 1.044");
   }
 
   @Test
