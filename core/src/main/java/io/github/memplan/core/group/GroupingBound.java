@@ -99,7 +99,7 @@ import java.util.Set;
  *   <li>A group output: {@code Cov = [0, D)} (its axis slices cover the axis, see 2.2).
  *   <li>A tensor read by in-group consumers {@code c} (operand {@code k}): {@code Cov(x) ⊇ ⋃_c
  *       contribution(c, k, Cov(out(c)))} where {@code out(c)} is {@code c}'s first output (the one
- *       {@link Slicing} slices {@code c} by). Two cases, as {@link Slicing#slice} does:
+ *       {@link Slicing} slices {@code c} by). Three cases, as {@link Slicing#slice} does:
  *       <ul>
  *         <li><b>The axis has one sec</b>: every activation's slice is its whole axis {@code [0,
  *             D_x)}, which contains every subset of {@code [0, D_x)}; every contribution below is
@@ -134,11 +134,15 @@ import java.util.Set;
  * range holding {@code o}, the only ones slicing accepts.
  *
  * <p>For a range {@code [i..j]} of the order, whether a tensor defined at position {@code p >= i}
- * is a group output depends on {@code j} only (its users come after {@code p}), so {@link #sweep}
+ * is a group output depends on {@code j} only (its users come after {@code p}), so {@code sweep}
  * walks {@code i} from {@code j} down, keeping each open tensor's coverage: when op {@code i} is
  * reached, its output's coverage is final (group output: whole; else the union its in-range
  * consumers contributed), it stops being a group input, and its operands receive their
  * contributions. Each step costs one op's operands; the DP needs one sweep per {@code j}.
+ *
+ * <p>Note that a Conv's backward takes {@code (len - 1)·s + max(kernel, s)} rows, so even a 1x1
+ * stride-2 conv needs every input row; Slice with a step and pools with a kernel below their stride
+ * are where coverage is partial.
  *
  * <p>What the bound ignores (so where it is loose): every iteration's halo overlap beyond the
  * union, H/W margins, pipeline fill and drain, the barrier between rows, and LMEM capacity (a range
