@@ -82,7 +82,8 @@ import java.util.Set;
  *         <li>every group input {@code t}: {@code Π_axis |U_axis|} elements, {@code U_axis} the
  *             union of {@code t}'s slice ranges on that axis (the loop loads the slice of every
  *             combination of axis slices, and {@code Σ_combinations Π_axis len = Π_axis Σ len >=
- *             Π_axis |U_axis|}). How {@code |U_axis|} is bounded is section 3.
+ *             Π_axis |U_axis|}). How {@code |U_axis|} is bounded is section 3; it is at least 1 on
+ *             every axis, as slice ranges are never empty.
  *       </ol>
  * </ul>
  *
@@ -353,8 +354,8 @@ public final class GroupingBound {
 
     long measure() {
       long e = 1;
-      for (BitSet b : axes) {
-        e = Math.multiplyExact(e, b.cardinality());
+      for (int a = 0; a < 4; a++) {
+        e = Math.multiplyExact(e, atLeastOne(axes[a].cardinality(), dims[a]));
       }
       bytes = tensor.dtype().bytes(e);
       return bytes;
@@ -424,12 +425,20 @@ public final class GroupingBound {
     double f = 1;
     for (Axis a : Axis.values()) {
       long d = s.dim(a);
-      long c = cov[a.ordinal()].get(0, (int) d).cardinality();
+      long c = atLeastOne(cov[a.ordinal()].get(0, (int) d).cardinality(), d);
       if (c < d) {
         f *= (double) c / d;
       }
     }
     return f;
+  }
+
+  /**
+   * A slice range is never empty ({@link Range}), and every tensor of a group has a slice in every
+   * iteration, so every axis of a union holds at least one index (of a non-empty axis).
+   */
+  private static long atLeastOne(long covered, long dim) {
+    return Math.min(dim, Math.max(1, covered));
   }
 
   private static BitSet[] whole(Tensor t) {

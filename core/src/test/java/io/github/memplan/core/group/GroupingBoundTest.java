@@ -174,6 +174,27 @@ class GroupingBoundTest {
   }
 
   @Test
+  void anInputNoOutputRowNeedsStillCountsOneRowPerAxis() {
+    // x[1,4,8,8] → Pad 4 rows on top → [1,4,12,8] → Slice rows 0..3 (all padding) → relu.
+    // No output row needs a row of x (Pad's backward of a padding row is empty), but x is still
+    // loaded, at least one index per axis: 1 · 4 (C whole: neither op splits C) · 1 · 8 = 32
+    // elements, 128 B; with relu [1,4,4,8] 512 B, 640 B (x whole would give 1536 B).
+    Graph.Builder b = Graph.builder("padslice");
+    b.input("x", DType.F32, 1, 4, 8, 8);
+    b.op("pad", OpKind.PAD, Attributes.builder().put("pads", 0, 0, 4, 0, 0, 0, 0, 0).build(), "x");
+    b.op(
+        "s",
+        OpKind.SLICE,
+        Attributes.builder().put("starts", 0).put("ends", 4).put("axes", 2).build(),
+        "pad");
+    b.op("relu", OpKind.RELU, Attributes.empty(), "s");
+    b.output("relu");
+    Graph g = b.build();
+    assertThat(GroupingBound.of(problem(g)).part(0, 2).bytes()).isEqualTo(128 + 512);
+    checkAgainstEverySecs(g, 4, 8);
+  }
+
+  @Test
   void neverAboveAnyGroupOfTheFixtures() {
     checkAgainstEverySecs(convReluSoftmaxAdd(), 8, 8);
     checkAgainstEverySecs(GroupFixtures.convStackS2(), 16, 16);
