@@ -90,6 +90,7 @@ public final class GroupTimefoldPlannerProvider implements PlannerProvider<Group
         start,
         startId,
         costModel,
-        options);
+        options,
+        EvaluatorParameters.moves(id(), config));
   }
 }
