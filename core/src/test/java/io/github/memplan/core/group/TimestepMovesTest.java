@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.solve.SolveContext;
@@ -36,17 +33,7 @@ class TimestepMovesTest {
       SliceRules.TODAY.withH2Rule(GroupOptions.DEFAULT.h2Rule());
 
   static Graph graph() {
-    Graph.Builder b = Graph.builder("moves4");
-    b.input("x", DType.F32, 1, 64, 16, 16);
-    b.input("y", DType.F32, 1, 64, 16, 16);
-    b.weight("w", DType.F32, 64, 64, 1, 1);
-    b.op("conv", OpKind.CONV, Attributes.builder().put("kernel_shape", 1, 1).build(), "x", "w");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
-    b.op("add1", OpKind.ADD, Attributes.empty(), "relu", "conv");
-    b.op("add2", OpKind.ADD, Attributes.empty(), "add1", "y");
-    b.output("conv");
-    b.output("add2");
-    return b.build();
+    return GroupFixtures.prefetch(true);
   }
 
   private static GroupCandidate.Built built(Graph g) {

@@ -8,6 +8,7 @@ import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupFixtures;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupTimesteps;
@@ -18,10 +19,7 @@ import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.StackLmemPlanner;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.TransferMove;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.solve.Outcome;
@@ -62,15 +60,7 @@ class TransferSearchTest {
       SliceRules.TODAY.withH2Rule(GroupOptions.DEFAULT.h2Rule());
 
   static Graph graph() {
-    Graph.Builder b = Graph.builder("prefetch3");
-    b.input("x", DType.F32, 1, 64, 16, 16);
-    b.input("y", DType.F32, 1, 64, 16, 16);
-    b.weight("w", DType.F32, 64, 64, 1, 1);
-    b.op("conv", OpKind.CONV, Attributes.builder().put("kernel_shape", 1, 1).build(), "x", "w");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
-    b.op("add", OpKind.ADD, Attributes.empty(), "relu", "y");
-    b.output("add");
-    return b.build();
+    return GroupFixtures.prefetch(false);
   }
 
   private static Group unmoved(Graph g) {
