@@ -141,8 +141,22 @@ public final class RooflineCostModel implements CostModel {
     return new GroupCost(Math.max(tiuCycles(graph, op, chip), gdmaCycles(bytes, chip)), bytes);
   }
 
-  @Override
-  public GroupCost group(
+  /**
+   * The terms of {@link #group}'s sum, for a search that moves transfers between rows and
+   * re-evaluates only the rows it changes: {@code tiu[row][step]} the TIU cycles of a row in a
+   * pipeline step, {@code bytes[buffer][step]} the bytes the buffer's transfer moves in a step (0
+   * outside its stage's iterations, and after iteration 0 when held). A row costs {@code Σ_step
+   * max(tiu[row][step], gdmaCycles(Σ_{buffers b of the row} bytes[b][step]))}.
+   */
+  public record Terms(long[][] tiu, long[][] bytes) {
+    /** Number of pipeline steps ({@code loops + 2}). */
+    public int steps() {
+      return tiu.length == 0 ? 0 : tiu[0].length;
+    }
+  }
+
+  /** The {@link Terms} of a group (arguments as {@link #group}). */
+  public Terms terms(
       Graph graph,
       List<Op> ops,
       Chip chip,
@@ -162,30 +176,54 @@ public final class RooflineCostModel implements CostModel {
     }
     List<LmemBuffer> buffers = table.lmem().buffers();
     List<Timestep> rows = table.lmem().timesteps();
+    long[][] tiu = new long[rows.size()][loops + 2];
+    for (int r = 0; r < rows.size(); r++) {
+      for (int it = 0; it < loops; it++) {
+        for (Timestep.TiuOp top : rows.get(r).tiu()) {
+          Op op = graph.op(top.op());
+          String out = op.outputs().get(0);
+          tiu[r][it + 1] +=
+              tiuCycles(graph, op, chip, fraction(graph, out, slices.get(out), counts, it));
+        }
+      }
+    }
+    long[][] bytes = new long[buffers.size()][loops + 2];
+    for (Timestep row : rows) {
+      for (int b : row.gdma()) {
+        int stage = table.stages().get(b);
+        String tensor = table.tensors().get(b);
+        for (int itb = 0; itb < loops; itb++) {
+          if (buffers.get(b).held() && itb > 0) {
+            break;
+          }
+          bytes[b][itb + stage] =
+              sliceBytes(graph, tensor, slices.get(tensor), counts, itb, buffers.get(b));
+        }
+      }
+    }
+    return new Terms(tiu, bytes);
+  }
+
+  @Override
+  public GroupCost group(
+      Graph graph,
+      List<Op> ops,
+      Chip chip,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices,
+      GroupTimesteps table) {
+    Terms terms = terms(graph, ops, chip, secs, slices, table);
+    List<Timestep> rows = table.lmem().timesteps();
     long cycles = 0;
     long ddr = 0;
-    for (int t = 0; t < loops + 2; t++) {
-      for (Timestep row : rows) {
-        long tiu = 0;
-        int it = t - 1;
-        if (it >= 0 && it < loops) {
-          for (Timestep.TiuOp top : row.tiu()) {
-            Op op = graph.op(top.op());
-            String out = op.outputs().get(0);
-            tiu += tiuCycles(graph, op, chip, fraction(graph, out, slices.get(out), counts, it));
-          }
-        }
+    for (int t = 0; t < terms.steps(); t++) {
+      for (int r = 0; r < rows.size(); r++) {
         long gdmaBytes = 0;
-        for (int b : row.gdma()) {
-          int itb = t - table.stages().get(b);
-          if (itb < 0 || itb >= loops || (buffers.get(b).held() && itb > 0)) {
-            continue;
-          }
-          String tensor = table.tensors().get(b);
-          gdmaBytes += sliceBytes(graph, tensor, slices.get(tensor), counts, itb, buffers.get(b));
+        for (int b : rows.get(r).gdma()) {
+          gdmaBytes += terms.bytes()[b][t];
         }
         ddr += gdmaBytes;
-        cycles += Math.max(tiu, gdmaCycles(gdmaBytes, chip));
+        cycles += Math.max(terms.tiu()[r][t], gdmaCycles(gdmaBytes, chip));
       }
     }
     return new GroupCost(cycles, ddr);

@@ -19,8 +19,9 @@ import java.util.Optional;
  *       OpSemantics#whyGlobal});
  *   <li>{@code slicing}: backward slicing under the group's secs and the grouping's rules (the h/2
  *       rule when the problem's options turn it on) succeeds and gives the recorded slices;
- *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} rebuilds the recorded table and
- *       LMEM instance exactly;
+ *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} rebuilds the table, the group's
+ *       recorded transfer moves are legal and applied ({@link TimestepMoves}), and the result is
+ *       the recorded table and LMEM instance exactly;
  *   <li>{@code lmem}: the LMEM addresses pass {@link LmemValidator}.
  * </ul>
  *
@@ -101,7 +102,19 @@ public final class GroupingValidator implements Validator<GroupProblem, Grouping
                 "slicing",
                 p.name() + ": " + name + ": recorded slices differ from the re-derived ones"));
       }
-      if (!b.timesteps().equals(grp.timesteps())) {
+      GroupTimesteps expected = b.timesteps();
+      if (!grp.moves().isEmpty()) {
+        TimestepMoves.Result moved = TimestepMoves.apply(expected, grp.moves());
+        if (moved instanceof TimestepMoves.Illegal illegal) {
+          out.add(
+              new Violation(
+                  "timesteps",
+                  p.name() + ": " + name + ": illegal transfer move: " + illegal.reason()));
+          continue;
+        }
+        expected = ((TimestepMoves.Moved) moved).table();
+      }
+      if (!expected.equals(grp.timesteps())) {
         out.add(
             new Violation(
                 "timesteps",

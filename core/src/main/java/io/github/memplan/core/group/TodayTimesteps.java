@@ -34,12 +34,14 @@ import java.util.Set;
  *
  * <p><b>(e) Lifetimes</b>: an output starts at its op's row; a load at its load row; a buffer ends
  * at its last TIU use or at its store row, whichever comes later going forward from its start (so a
- * moved store or load wraps); scratch lives in its op's row and is dropped when its size is 0.
+ * moved store or load wraps); scratch lives in its op's row and is dropped when its size is 0. Read
+ * off the finished table by {@link BufferLifetimes}, which {@link TimestepMoves} shares.
  *
  * <p>Departures: (c) memory-aware rebalancing is <b>not</b> implemented (the reference lists it as
- * optional for this baseline); weights that TPU-MLIR splits ({@code allow_split}: weight operands
- * of Add, Mul, Concat, …) are loaded whole and held like every other weight. Sizes are those of
- * {@link V0Timesteps} (largest slice per axis, EU-aligned; weights whole).
+ * optional for this baseline; the group searches move transfers by {@link TimestepMoves} instead);
+ * weights that TPU-MLIR splits ({@code allow_split}: weight operands of Add, Mul, Concat, …) are
+ * loaded whole and held like every other weight. Sizes are those of {@link V0Timesteps} (largest
+ * slice per axis, EU-aligned; weights whole).
  */
 public final class TodayTimesteps implements TimestepMethod {
 
@@ -137,60 +139,14 @@ public final class TodayTimesteps implements TimestepMethod {
     moveAll(gdma, k + 1, 1, m -> !tiuOf.get(1).contains(m.buffer()));
     moveAll(gdma, 0, k, m -> !operands.get(k - 1).contains(m.buffer()));
     // compaction: keep rows with TIU work or transfers
-    int[] newRow = new int[k + 2];
-    int rows = 0;
-    for (int r = 0; r < k + 2; r++) {
-      boolean keep = (r >= 1 && r <= k) || !gdma.get(r).isEmpty();
-      newRow[r] = keep ? rows++ : -1;
-    }
-    // (e) lifetimes
-    int[] start = new int[proto.size()];
-    java.util.Arrays.fill(start, -1);
-    List<List<Integer>> uses = new ArrayList<>();
-    for (int b = 0; b < proto.size(); b++) {
-      uses.add(new ArrayList<>());
-    }
-    for (int r = 0; r < k + 2; r++) {
-      for (Move m : gdma.get(r)) {
-        if (m.load()) {
-          start[m.buffer()] = newRow[r];
-        } else {
-          uses.get(m.buffer()).add(newRow[r]);
-        }
-      }
-    }
-    for (int i = 0; i < k; i++) {
-      int r = newRow[i + 1];
-      operands.get(i).forEach(b -> uses.get(b).add(r));
-      for (int b : results.get(i)) {
-        start[b] = r;
-        uses.get(b).add(r);
-      }
-      for (int b : scratch.get(i)) {
-        start[b] = r;
-        uses.get(b).add(r);
-      }
-    }
-    boolean sliced = secs.loops() > 1;
-    long heldBytes = 0;
-    for (LmemBuffer b : proto) {
-      heldBytes += b.kind() == LmemBuffer.Kind.WEIGHT ? b.bytes() : 0;
-    }
-    boolean allowHold = sliced && heldBytes < chip.lmemBytesPerLane();
-    List<LmemBuffer> buffers = new ArrayList<>();
-    for (int b = 0; b < proto.size(); b++) {
-      LmemBuffer p = proto.get(b);
-      int end = lastForward(start[b], uses.get(b), rows);
-      boolean held = allowHold && p.kind() == LmemBuffer.Kind.WEIGHT;
-      buffers.add(new LmemBuffer(p.id(), p.kind(), start[b], end, p.bytes(), held));
-    }
     List<Timestep> table = new ArrayList<>();
     for (int r = 0; r < k + 2; r++) {
-      if (newRow[r] < 0) {
+      boolean compute = r >= 1 && r <= k;
+      if (!compute && gdma.get(r).isEmpty()) {
         continue;
       }
       List<Timestep.TiuOp> tiu =
-          r >= 1 && r <= k
+          compute
               ? List.of(
                   new Timestep.TiuOp(
                       ops.get(r - 1).name(),
@@ -200,6 +156,19 @@ public final class TodayTimesteps implements TimestepMethod {
               : List.of();
       table.add(new Timestep(tiu, gdma.get(r).stream().map(Move::buffer).toList()));
     }
+    // (d) holds, then (e) lifetimes
+    boolean sliced = secs.loops() > 1;
+    long heldBytes = 0;
+    for (LmemBuffer b : proto) {
+      heldBytes += b.kind() == LmemBuffer.Kind.WEIGHT ? b.bytes() : 0;
+    }
+    boolean allowHold = sliced && heldBytes < chip.lmemBytesPerLane();
+    List<LmemBuffer> held = new ArrayList<>();
+    for (LmemBuffer p : proto) {
+      boolean h = allowHold && p.kind() == LmemBuffer.Kind.WEIGHT;
+      held.add(new LmemBuffer(p.id(), p.kind(), 0, 0, p.bytes(), h));
+    }
+    List<LmemBuffer> buffers = BufferLifetimes.of(held, table);
     List<Integer> stages = new ArrayList<>();
     for (int s : stage) {
       stages.add(s);
@@ -223,20 +192,6 @@ public final class TodayTimesteps implements TimestepMethod {
       }
     }
     gdma.set(from, stay);
-  }
-
-  /** The use reached last going forward (cyclically) from {@code start}. */
-  private static int lastForward(int start, List<Integer> uses, int rows) {
-    int best = start;
-    int bestDist = 0;
-    for (int u : uses) {
-      int d = Math.floorMod(u - start, rows);
-      if (d > bestDist) {
-        bestDist = d;
-        best = u;
-      }
-    }
-    return best;
   }
 
   private static int add(

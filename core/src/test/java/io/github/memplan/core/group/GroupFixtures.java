@@ -64,4 +64,33 @@ public final class GroupFixtures {
     b.output("out");
     return b.build();
   }
+
+  /**
+   * x, y [1,64,16,16] f32, w [64,64,1,1] f32: conv 1x1 (x, w) → relu, then either add(relu, y)
+   * (three ops, output add) or, with {@code storeConv}, add1(relu, conv) → add2(add1, y) (four ops,
+   * conv also a graph output, so its store is a stage-1 transfer that add1 reads).
+   */
+  public static Graph prefetch(boolean storeConv) {
+    Graph.Builder b = Graph.builder(storeConv ? "moves4" : "prefetch3");
+    b.input("x", DType.F32, 1, 64, 16, 16);
+    b.input("y", DType.F32, 1, 64, 16, 16);
+    b.weight("w", DType.F32, 64, 64, 1, 1);
+    b.op(
+        "conv",
+        io.github.memplan.core.ir.OpKind.CONV,
+        Attributes.builder().put("kernel_shape", 1, 1).build(),
+        "x",
+        "w");
+    b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "conv");
+    if (storeConv) {
+      b.op("add1", io.github.memplan.core.ir.OpKind.ADD, Attributes.empty(), "relu", "conv");
+      b.op("add2", io.github.memplan.core.ir.OpKind.ADD, Attributes.empty(), "add1", "y");
+      b.output("conv");
+      b.output("add2");
+    } else {
+      b.op("add", io.github.memplan.core.ir.OpKind.ADD, Attributes.empty(), "relu", "y");
+      b.output("add");
+    }
+    return b.build();
+  }
 }

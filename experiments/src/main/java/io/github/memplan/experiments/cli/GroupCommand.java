@@ -181,6 +181,7 @@ final class GroupCommand implements Callable<Integer> {
       row.put("lmemUsedBytes", used);
       row.put("lmemAvailableBytes", li.capacity());
       row.put("bankConflicts", conflicts);
+      row.put("movedTransfers", grp.moves().size());
       row.put("cycles", gc.cycles());
       row.put("ddrBytes", gc.ddrBytes());
       if (plot != null) {

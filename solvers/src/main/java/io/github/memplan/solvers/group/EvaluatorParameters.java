@@ -6,13 +6,13 @@ import java.util.List;
 
 /**
  * The parameters of a {@link GroupEvaluator} that every group search planner exposes: {@code lmem}
- * (the oracle chain) and {@code max-iterations} (the cap of the secs space), declared and read in
- * one place.
+ * (the oracle chain), {@code max-iterations} (the cap of the secs space) and {@code moves} (the
+ * {@link TransferSearch} post-pass), declared and read in one place.
  */
 public final class EvaluatorParameters {
   private EvaluatorParameters() {}
 
-  /** The declarations of {@code lmem} and {@code max-iterations}, with their defaults. */
+  /** The declarations of {@code lmem}, {@code max-iterations} and {@code moves}, with defaults. */
   public static List<Parameter> declarations() {
     return List.of(
         new Parameter(
@@ -23,7 +23,24 @@ public final class EvaluatorParameters {
         new Parameter(
             "max-iterations",
             "cap on the loops (nsecs x hsecs x wsecs) of a candidate shape secs",
-            Integer.toString(GroupEvaluator.DEFAULT_MAX_ITERATIONS)));
+            Integer.toString(GroupEvaluator.DEFAULT_MAX_ITERATIONS)),
+        new Parameter(
+            "moves",
+            "on: move the GDMA transfers of every group of the answer to lower its cycles"
+                + " (TransferSearch); off: the timestep method's table unchanged",
+            "on"));
+  }
+
+  /** {@code moves}: on or off, else an error naming {@code planner}. */
+  public static boolean moves(String planner, PlannerConfig config) {
+    String v = config.string("moves").trim();
+    return switch (v) {
+      case "on" -> true;
+      case "off" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "planner '" + planner + "': moves must be on or off: " + v);
+    };
   }
 
   /** The oracle named by {@code lmem}. */

@@ -58,6 +58,12 @@ import java.util.Map;
  * so. After each base group the total objective of the best full cut known so far (finished base
  * groups at their DP optimum, the others all global) goes to the progress listener.
  *
+ * <p><b>Transfer moves</b> ({@code moves=on}, the default): once the cut is chosen, every group of
+ * it gets {@link GroupEvaluator#withMoves} (the {@link TransferSearch} post-pass: GDMA transfers
+ * moved to other rows, as TPU-MLIR's opt=3 chooses their timesteps), which never makes a group
+ * costlier. The DP itself costs ranges with unmoved tables, so with moves on the cut is optimal for
+ * unmoved tables and then improved, not optimal over cuts and moves together.
+ *
  * <p>Departures from TPU-MLIR: no clusters, no structure detection, the exhaustive secs space of
  * {@link SecsSpace} (capped at {@code max-iterations} loops) instead of the quick search; optional
  * {@code max-group-ops} cap on group length (none by default); the roofline cost model.
@@ -69,12 +75,14 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
   private final CostModel costModel;
   private final int maxIterations;
   private final int maxGroupOps;
+  private final boolean moves;
 
   /**
    * @param maxGroupOps longest group considered, 0 for no limit
+   * @param moves whether every group of the answer gets the {@link TransferSearch} post-pass
    */
   public GroupDpBestPlanner(
-      LmemOracle oracle, CostModel costModel, int maxIterations, int maxGroupOps) {
+      LmemOracle oracle, CostModel costModel, int maxIterations, int maxGroupOps, boolean moves) {
     if (maxGroupOps < 0) {
       throw new IllegalArgumentException(
           "planner '" + ID + "': max-group-ops must be >= 0: " + maxGroupOps);
@@ -83,6 +91,7 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
     this.costModel = costModel;
     this.maxIterations = maxIterations;
     this.maxGroupOps = maxGroupOps == 0 ? Integer.MAX_VALUE : maxGroupOps;
+    this.moves = moves;
   }
 
   @Override
@@ -111,7 +120,13 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
     ranges.sort(Comparator.comparingInt(r -> r[0]));
     List<Group> groups = new ArrayList<>();
     for (int[] r : ranges) {
-      groups.add(ev.best(r[0], r[1]).orElseThrow().group());
+      GroupEvaluator.Evaluated e = ev.best(r[0], r[1]).orElseThrow();
+      Group g = e.group();
+      if (moves) {
+        g = ev.withMoves(g);
+        known -= e.objective() - ev.objective(g);
+      }
+      groups.add(g);
     }
     Grouping grouping =
         new Grouping(Grouping.names(p.order()), ev.rules(), ev.timestepMethod(), groups);

@@ -52,6 +52,7 @@ public final class GroupDpBestPlannerProvider implements PlannerProvider<GroupPr
         EvaluatorParameters.oracle(id(), config),
         new RooflineCostModel(),
         EvaluatorParameters.maxIterations(id(), config),
-        config.intValue("max-group-ops"));
+        config.intValue("max-group-ops"),
+        EvaluatorParameters.moves(id(), config));
   }
 }

@@ -137,6 +137,10 @@ public final class GroupEvaluator {
   private long capTruncated;
   private long bestOverHalfCap;
   private boolean outOfBudget;
+  private long movedTransfers;
+  private long movedGroups;
+  private long moveBackoffs;
+  private long movesSaved;
 
   /**
    * @param maxIterations cap on the loops of a candidate secs (see {@link SecsSpace})
@@ -179,6 +183,18 @@ public final class GroupEvaluator {
   /** The objective value of {@code c}: cycles or DDR bytes, as the problem says. */
   public long objective(GroupCost c) {
     return p.options().objective() == GroupOptions.Objective.DDR_BYTES ? c.ddrBytes() : c.cycles();
+  }
+
+  /** The objective value of {@code g}, a group of this problem, under the cost model. */
+  public long objective(Group g) {
+    return objective(
+        costModel.group(
+            p.graph(),
+            p.order().subList(g.first(), g.last() + 1),
+            p.chip(),
+            g.secs(),
+            g.slices(),
+            g.timesteps()));
   }
 
   /**
@@ -389,6 +405,34 @@ public final class GroupEvaluator {
   }
 
   /**
+   * {@code g} (a group of this problem) with its GDMA transfers moved by {@link TransferSearch} to
+   * lower its cycles, placed by the oracle; {@code g} itself when the objective is DDR bytes (moves
+   * change no byte), the cost model is not the roofline, or nothing helps.
+   */
+  public Group withMoves(Group g) {
+    if (!(costModel instanceof RooflineCostModel roofline)
+        || p.options().objective() != GroupOptions.Objective.CYCLES) {
+      return g;
+    }
+    TransferSearch.Result r =
+        TransferSearch.improve(
+            p.graph(),
+            p.chip(),
+            p.order().subList(g.first(), g.last() + 1),
+            g,
+            roofline,
+            this::place,
+            ctx);
+    moveBackoffs += r.backoffs();
+    if (r.group() != g) {
+      movedGroups++;
+      movedTransfers += r.group().moves().size();
+      movesSaved += r.saved();
+    }
+    return r.group();
+  }
+
+  /**
    * A lower bound on the objective of every group of the ops {@code first..last} at every secs:
    * {@link RooflineBounds#range} under {@link RooflineCostModel}, 0 under another cost model.
    */
@@ -415,7 +459,8 @@ public final class GroupEvaluator {
    * canonical-instance memo), structure-hits (ranges answered from a range of the same {@link
    * RangeStructure}), cap-truncated (ranges whose space the loop cap cut), best-over-half-cap
    * (valid ranges whose best secs has more than half the cap's loops: a larger cap might have
-   * offered a cheaper one).
+   * offered a cheaper one), and of {@link #withMoves}: moved-groups, moved-transfers,
+   * moves-backoffs (oracle calls on shorter prefixes of a descent), moves-saved (objective saved).
    */
   public Map<String, Long> stats() {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -433,6 +478,10 @@ public final class GroupEvaluator {
     m.put("structure-hits", structureHits);
     m.put("cap-truncated", capTruncated);
     m.put("best-over-half-cap", bestOverHalfCap);
+    m.put("moved-groups", movedGroups);
+    m.put("moved-transfers", movedTransfers);
+    m.put("moves-backoffs", moveBackoffs);
+    m.put("moves-saved", movesSaved);
     return m;
   }
 }

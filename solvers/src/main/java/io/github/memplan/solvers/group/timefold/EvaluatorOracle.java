@@ -55,6 +55,11 @@ final class EvaluatorOracle implements RangeOracle {
   }
 
   @Override
+  public Group withMoves(Group g) {
+    return ev.withMoves(g);
+  }
+
+  @Override
   public SliceRules rules() {
     return ev.rules();
   }

@@ -42,6 +42,11 @@ import java.util.TreeMap;
  * anytime, within the budget. The start's own grouping is kept as the incumbent, so the planner
  * never returns a costlier grouping than its start.
  *
+ * <p><b>Transfer moves</b> ({@code moves=on}, the default): every group of the answer then gets
+ * {@link RangeOracle#withMoves} (the {@code TransferSearch} post-pass of {@code solvers.group}:
+ * GDMA transfers moved to other rows, as TPU-MLIR's opt=3 chooses their timesteps), which never
+ * makes a group costlier; the cut search itself scores unmoved tables.
+ *
  * <p><b>Why beside the exact DP.</b> {@code group-dp-best} is exact for contiguous groups under
  * this cost model, but it evaluates all O(L²) ranges of a base group of L ops before it can answer.
  * The local search evaluates only the ranges its moves touch, starting from a heuristic's grouping,
@@ -69,22 +74,26 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
   private final String startId;
   private final CostModel costModel;
   private final CutSearch.Options options;
+  private final boolean moves;
 
   /**
    * @param start the planner whose grouping seeds the search, or {@code null} for every op global
    * @param startId its id, for messages
+   * @param moves whether every group of the answer gets {@link RangeOracle#withMoves}
    */
   GroupTimefoldPlanner(
       OracleFactory oracles,
       Planner<GroupProblem, Grouping> start,
       String startId,
       CostModel costModel,
-      CutSearch.Options options) {
+      CutSearch.Options options,
+      boolean moves) {
     this.oracles = Objects.requireNonNull(oracles, "oracles");
     this.start = start;
     this.startId = startId;
     this.costModel = Objects.requireNonNull(costModel, "costModel");
     this.options = Objects.requireNonNull(options, "options");
+    this.moves = moves;
   }
 
   @Override
@@ -153,6 +162,15 @@ public final class GroupTimefoldPlanner implements Planner<GroupProblem, Groupin
     if (startGrouping != null && cost(p, startGrouping) < foundCost) {
       best = startGrouping;
       notes.add("kept the start's grouping, cheaper than the search's best");
+    }
+    if (moves && best.timestepMethod().equals(oracle.timestepMethod())) {
+      List<Group> moved = new ArrayList<>();
+      for (Group g : best.groups()) {
+        moved.add(oracle.withMoves(g));
+      }
+      best = new Grouping(best.order(), best.rules(), best.timestepMethod(), moved);
+      stats.putAll(oracle.stats());
+      stats.put("moved-cost", cost(p, best));
     }
     stats.put("millis", (System.nanoTime() - t0) / 1e6);
     if (oracle.outOfBudget()) {

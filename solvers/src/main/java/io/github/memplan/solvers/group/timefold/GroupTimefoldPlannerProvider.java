@@ -65,6 +65,7 @@ public final class GroupTimefoldPlannerProvider implements PlannerProvider<Group
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
     LmemOracle lmem = EvaluatorParameters.oracle(id(), config);
     int maxIterations = EvaluatorParameters.maxIterations(id(), config);
+    boolean moves = EvaluatorParameters.moves(id(), config);
     String startId = config.string("start").trim();
     Planner<GroupProblem, Grouping> start = null;
     if (!startId.equals("none")) {
@@ -90,6 +91,7 @@ public final class GroupTimefoldPlannerProvider implements PlannerProvider<Group
         start,
         startId,
         costModel,
-        options);
+        options,
+        moves);
   }
 }

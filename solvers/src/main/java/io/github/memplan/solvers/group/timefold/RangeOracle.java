@@ -36,6 +36,14 @@ public interface RangeOracle {
   /** Id of the timestep method of every group it gives. */
   String timestepMethod();
 
+  /**
+   * {@code g} with its GDMA transfers moved to lower its cost (never costlier), or {@code g}
+   * itself; an oracle that cannot move transfers answers {@code g}.
+   */
+  default Group withMoves(Group g) {
+    return g;
+  }
+
   /** Whether some range was answered empty because the budget ran out. */
   default boolean outOfBudget() {
     return false;

@@ -1,0 +1,254 @@
+package io.github.memplan.solvers.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.TimestepMoves;
+import io.github.memplan.core.group.TransferMove;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemLowerBounds;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.Timestep;
+import io.github.memplan.core.solve.SolveContext;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Chooses the rows of a group's GDMA transfers to lower its cycles: the decision TPU-MLIR's opt=3
+ * makes per group by a MIP over the timestep of every load and store ({@code
+ * lib/Dialect/Tpu/Transforms/LayerGroup/opt3/IlpTimeStep.cpp}, {@code reference/tpu-mlir.md} §2.4
+ * "opt=3": minimise {@code Σ_ts |slack_ts|} under an LMEM bound per timestep) and the memory-aware
+ * rebalancing makes greedily (§2.8(c), {@code memory_aware_timestep_assignment}: a row whose GDMA
+ * outlasts its TIU sends a transfer to a row with TIU slack).
+ *
+ * <p><b>Search.</b> Steepest descent over single-transfer moves ({@link TimestepMoves#legalRows}: a
+ * stage-1 load to any earlier compute row, a stage-1 store to any later compute row whose op does
+ * not touch it), evaluated exactly under {@link RooflineCostModel}: a row costs {@code Σ_step
+ * max(TIU, GDMA)} ({@link RooflineCostModel.Terms}), and a move changes two rows only, so each
+ * candidate costs one pass over the pipeline steps of those two rows. Each step takes the move that
+ * lowers the group's cycles most (ties: the lowest buffer, then the lowest row), rejecting a move
+ * whose longer lifetimes make the live bytes of some row exceed the LMEM ({@link
+ * LmemLowerBounds#maxLive}); it stops when no move lowers the cycles, or the budget runs out.
+ *
+ * <p><b>LMEM.</b> The final table is given to the LMEM oracle. If it cannot place it, the search
+ * backs off along the descent: every prefix of the accepted moves is a table no costlier than the
+ * unmoved one (each step lowered the cost), and a bisection over the prefix length finds one the
+ * oracle places (the empty prefix is the unmoved table, placed already). So the result is never
+ * worse than the group it starts from and is always placed.
+ *
+ * <p>Departures: opt=3 optimises {@code Σ |slack|} with an exact MIP and a per-timestep LMEM bound;
+ * here the roofline cycles themselves are minimised by a local search (a local optimum, not a
+ * proven one), and LMEM is checked by the oracle on the final table. §2.8(c)'s profit rule and
+ * bubbling are not reproduced. Only transfers of stage 1 move ({@link TimestepMoves}).
+ */
+final class TransferSearch {
+  private TransferSearch() {}
+
+  /** The improved group and the cycles it saves (0 and the same group when nothing moved). */
+  record Result(Group group, long saved, int backoffs) {}
+
+  /**
+   * The group {@code g} of {@code ops} with its transfers moved to lower its cycles; {@code g}
+   * itself when it records moves already, or when no move helps.
+   *
+   * @param place the LMEM oracle: a validated placement of an instance, or empty
+   */
+  static Result improve(
+      Graph graph,
+      Chip chip,
+      List<Op> ops,
+      Group g,
+      RooflineCostModel model,
+      Function<LmemInstance, Optional<LmemSolution>> place,
+      SolveContext ctx) {
+    Result none = new Result(g, 0, 0);
+    if (!g.moves().isEmpty()) {
+      return none;
+    }
+    GroupTimesteps base = g.timesteps();
+    List<Timestep> rows = base.lmem().timesteps();
+    int nb = base.lmem().buffers().size();
+    RooflineCostModel.Terms terms = model.terms(graph, ops, chip, g.secs(), g.slices(), base);
+    int steps = terms.steps();
+    int[] pos = new int[nb];
+    List<List<Integer>> legal = new ArrayList<>();
+    long[][] rowBytes = new long[rows.size()][steps];
+    for (int b = 0; b < nb; b++) {
+      pos[b] = TimestepMoves.transferRow(base, b).orElse(-1);
+      legal.add(TimestepMoves.legalRows(base, b));
+      if (pos[b] >= 0) {
+        for (int t = 0; t < steps; t++) {
+          rowBytes[pos[b]][t] += terms.bytes()[b][t];
+        }
+      }
+    }
+    final int[] basePos = pos.clone();
+    long[] rowCost = new long[rows.size()];
+    for (int r = 0; r < rows.size(); r++) {
+      rowCost[r] = rowCycles(terms, rowBytes, r, -1, 0, model, chip);
+    }
+    List<int[]> accepted = new ArrayList<>(); // {buffer, row} in order
+    Set<Long> banned = new HashSet<>();
+    int maxSteps = 4 * nb + 4;
+    while (accepted.size() < maxSteps && !ctx.budget().exhausted()) {
+      long bestDelta = 0;
+      int bestB = -1;
+      int bestR = -1;
+      for (int b = 0; b < nb; b++) {
+        List<Integer> dest = legal.get(b);
+        if (dest.isEmpty()) {
+          continue;
+        }
+        for (int r : candidates(dest, basePos[b])) {
+          if (r == pos[b] || banned.contains(key(b, r))) {
+            continue;
+          }
+          int from = pos[b];
+          long delta =
+              rowCycles(terms, rowBytes, from, b, -1, model, chip)
+                  + rowCycles(terms, rowBytes, r, b, +1, model, chip)
+                  - rowCost[from]
+                  - rowCost[r];
+          if (delta < bestDelta) {
+            bestDelta = delta;
+            bestB = b;
+            bestR = r;
+          }
+        }
+      }
+      if (bestB < 0) {
+        break;
+      }
+      int[] trial = pos.clone();
+      trial[bestB] = bestR;
+      LmemInstance inst = moved(base, basePos, trial).lmem();
+      if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
+        banned.add(key(bestB, bestR));
+        continue;
+      }
+      int from = pos[bestB];
+      for (int t = 0; t < steps; t++) {
+        rowBytes[from][t] -= terms.bytes()[bestB][t];
+        rowBytes[bestR][t] += terms.bytes()[bestB][t];
+      }
+      pos[bestB] = bestR;
+      rowCost[from] = rowCycles(terms, rowBytes, from, -1, 0, model, chip);
+      rowCost[bestR] = rowCycles(terms, rowBytes, bestR, -1, 0, model, chip);
+      accepted.add(new int[] {bestB, bestR});
+    }
+    if (accepted.isEmpty()) {
+      return none;
+    }
+    // the longest prefix of the descent that the oracle places (the empty one is g itself)
+    int backoffs = 0;
+    Group found = placed(g, base, basePos, prefix(basePos, accepted, accepted.size()), place);
+    int lo = 0;
+    int hi = accepted.size();
+    if (found == null) { // bisect: lo is placed (or empty), hi is not
+      while (hi - lo > 1) {
+        backoffs++;
+        int mid = (lo + hi) / 2;
+        Group got = placed(g, base, basePos, prefix(basePos, accepted, mid), place);
+        if (got != null) {
+          lo = mid;
+          found = got;
+        } else {
+          hi = mid;
+        }
+      }
+    }
+    if (found == null) {
+      return new Result(g, 0, backoffs);
+    }
+    long before = model.group(graph, ops, chip, g.secs(), g.slices(), base).cycles();
+    long after = model.group(graph, ops, chip, g.secs(), g.slices(), found.timesteps()).cycles();
+    if (after >= before) {
+      return new Result(g, 0, backoffs);
+    }
+    return new Result(found, before - after, backoffs);
+  }
+
+  /** The destinations of a buffer: its legal rows and its own row in the unmoved table. */
+  private static List<Integer> candidates(List<Integer> legal, int home) {
+    List<Integer> out = new ArrayList<>(legal);
+    out.add(home);
+    out.sort(null);
+    return out;
+  }
+
+  private static long key(int b, int r) {
+    return ((long) b << 32) | r;
+  }
+
+  /**
+   * Cycles of row {@code r} over all steps, with buffer {@code b}'s bytes added ({@code sign} +1)
+   * or removed (-1) from it; {@code b < 0} for the row as it is.
+   */
+  private static long rowCycles(
+      RooflineCostModel.Terms terms,
+      long[][] rowBytes,
+      int r,
+      int b,
+      int sign,
+      RooflineCostModel model,
+      Chip chip) {
+    long sum = 0;
+    long[] tiu = terms.tiu()[r];
+    long[] bytes = rowBytes[r];
+    for (int t = 0; t < tiu.length; t++) {
+      long by = b < 0 ? bytes[t] : bytes[t] + sign * terms.bytes()[b][t];
+      sum += Math.max(tiu[t], model.gdmaCycles(by, chip));
+    }
+    return sum;
+  }
+
+  private static int[] prefix(int[] basePos, List<int[]> accepted, int k) {
+    int[] pos = basePos.clone();
+    for (int i = 0; i < k; i++) {
+      pos[accepted.get(i)[0]] = accepted.get(i)[1];
+    }
+    return pos;
+  }
+
+  private static List<TransferMove> moves(int[] basePos, int[] pos) {
+    List<TransferMove> out = new ArrayList<>();
+    for (int b = 0; b < pos.length; b++) {
+      if (pos[b] != basePos[b]) {
+        out.add(new TransferMove(b, pos[b]));
+      }
+    }
+    return out;
+  }
+
+  private static GroupTimesteps moved(GroupTimesteps base, int[] basePos, int[] pos) {
+    TimestepMoves.Result r = TimestepMoves.apply(base, moves(basePos, pos));
+    if (r instanceof TimestepMoves.Illegal illegal) {
+      throw new IllegalStateException("transfer search made an illegal move: " + illegal.reason());
+    }
+    return ((TimestepMoves.Moved) r).table();
+  }
+
+  /** The group with the moves of {@code pos}, placed by the oracle; null when it is not. */
+  private static Group placed(
+      Group g,
+      GroupTimesteps base,
+      int[] basePos,
+      int[] pos,
+      Function<LmemInstance, Optional<LmemSolution>> place) {
+    List<TransferMove> moves = moves(basePos, pos);
+    if (moves.isEmpty()) {
+      return null;
+    }
+    GroupTimesteps table = moved(base, basePos, pos);
+    Optional<LmemSolution> sol = place.apply(table.lmem());
+    return sol.map(s -> new Group(g.first(), g.last(), g.secs(), g.slices(), table, s, moves))
+        .orElse(null);
+  }
+}

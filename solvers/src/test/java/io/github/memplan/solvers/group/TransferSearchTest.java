@@ -1,0 +1,176 @@
+package io.github.memplan.solvers.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupFixtures;
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.StackLmemPlanner;
+import io.github.memplan.core.group.TimestepMethod;
+import io.github.memplan.core.group.TransferMove;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Status;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TransferSearch} on a hand-worked group on bm1684x (64 lanes, EU 64 B: 1024 f32 element ops
+ * per TIU cycle; DDR 64 GB/s at 1000 MHz: 64 bytes per GDMA cycle): conv 1x1 (x, w) → relu → add
+ * (relu, y), x and y 1x64x16x16 f32 (64 KiB each), w 64x64 f32 (16 KiB), one iteration.
+ *
+ * <pre>
+ * TIU:  conv 64·16·16·64 MACs / 1024 = 1024; relu, add 16384 elements / 1024 = 16
+ * GDMA: y 65536 B / 64 = 1024; x + w 81920 B / 64 = 1280; store add 65536 B / 64 = 1024
+ *
+ * today's table           step 0 (stage 0)   step 1 (TIU, stage 1)   step 2 (stage 2)
+ * row 0: conv | store add        0           1024                    1024
+ * row 1: relu | load y           0           max(16, 1024) = 1024    0
+ * row 2: add  | load x, w     1280           16                      0
+ *                                            total 4368
+ * y's load moved to row 0 (a GDMA-light row under the TIU-heavy conv):
+ * row 0: conv | store add, y     0           max(1024, 1024) = 1024  1024
+ * row 1: relu                    0           16                      0
+ *                                            total 3360, 1008 saved
+ * </pre>
+ */
+class TransferSearchTest {
+  private static final Chip BM1684X = Chips.get("bm1684x");
+  private static final RooflineCostModel MODEL = new RooflineCostModel();
+  private static final SliceRules RULES =
+      SliceRules.TODAY.withH2Rule(GroupOptions.DEFAULT.h2Rule());
+
+  static Graph graph() {
+    return GroupFixtures.prefetch(false);
+  }
+
+  private static Group unmoved(Graph g) {
+    GroupCandidate.Built b =
+        (GroupCandidate.Built)
+            GroupCandidate.build(
+                "prefetch3",
+                g,
+                g.ops(),
+                BM1684X,
+                ShapeSecs.ONE,
+                RULES,
+                TimestepMethod.get("today"));
+    LmemSolution sol =
+        new StackLmemPlanner().solve(b.timesteps().lmem(), SolveContext.unlimited()).solution();
+    return new Group(0, 2, ShapeSecs.ONE, b.slices().slices(), b.timesteps(), sol);
+  }
+
+  private static Optional<LmemSolution> stack(LmemInstance inst) {
+    return Optional.of(new StackLmemPlanner().solve(inst, SolveContext.unlimited()).solution());
+  }
+
+  private static long cycles(Graph g, Group grp) {
+    return MODEL.group(g, g.ops(), BM1684X, grp.secs(), grp.slices(), grp.timesteps()).cycles();
+  }
+
+  private static int y(GroupTimesteps t) {
+    return t.lmem().buffers().stream().map(b -> b.id()).toList().indexOf("y");
+  }
+
+  @Test
+  void movesTheLoadUnderTheTiuHeavyRowAndSavesWhatTheHandCountSays() {
+    Graph g = graph();
+    Group base = unmoved(g);
+    assertThat(cycles(g, base)).isEqualTo(4368);
+    TransferSearch.Result r =
+        TransferSearch.improve(
+            g, BM1684X, g.ops(), base, MODEL, TransferSearchTest::stack, SolveContext.unlimited());
+    assertThat(r.group().moves()).containsExactly(new TransferMove(y(base.timesteps()), 0));
+    assertThat(cycles(g, r.group())).isEqualTo(3360);
+    assertThat(r.saved()).isEqualTo(1008);
+    assertThat(r.backoffs()).isZero();
+    GroupProblem p = GroupProblem.of(g, BM1684X, GroupOptions.DEFAULT);
+    Grouping grouping = new Grouping(Grouping.names(p.order()), RULES, "today", List.of(r.group()));
+    assertThat(new GroupingValidator().validate(p, grouping)).isEmpty();
+  }
+
+  @Test
+  void whenTheOracleCannotPlaceTheMovedTableTheGroupStaysAsItWas() {
+    Graph g = graph();
+    Group base = unmoved(g);
+    int y = y(base.timesteps());
+    int yStart = base.timesteps().lmem().buffers().get(y).start();
+    Function<LmemInstance, Optional<LmemSolution>> refusesLongerY =
+        inst -> inst.buffers().get(y).start() == yStart ? stack(inst) : Optional.empty();
+    TransferSearch.Result r =
+        TransferSearch.improve(
+            g, BM1684X, g.ops(), base, MODEL, refusesLongerY, SolveContext.unlimited());
+    assertThat(r.group()).isSameAs(base);
+    assertThat(r.saved()).isZero();
+  }
+
+  private static Outcome<Grouping> plan(String planner, GroupProblem p, String moves) {
+    Map<String, String> params = new TreeMap<>(Map.of("lmem", "test-lmem-stack", "moves", moves));
+    if (planner.equals("group-timefold")) {
+      params.put("start", "none");
+    }
+    Outcome<Grouping> o =
+        Planners.<GroupProblem, Grouping>get(planner, GroupProblem.class)
+            .create(params)
+            .solve(p, SolveContext.of(7, io.github.memplan.core.solve.Budget.unlimited()));
+    assertThat(o.status()).as(o.message()).isEqualTo(Status.FEASIBLE);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+    return o;
+  }
+
+  @Test
+  void bothSearchesMoveTransfersOnlyWhenAskedAndAreDeterministic() {
+    Graph g = graph();
+    GroupProblem p = GroupProblem.of(g, BM1684X, GroupOptions.DEFAULT);
+    for (String planner : List.of("group-dp-best", "group-timefold")) {
+      Grouping off = plan(planner, p, "off").solution();
+      Grouping on = plan(planner, p, "on").solution();
+      assertThat(off.groups()).allSatisfy(x -> assertThat(x.moves()).isEmpty());
+      assertThat(on.groups()).anySatisfy(x -> assertThat(x.moves()).isNotEmpty());
+      long offCycles = MODEL.model(g, BM1684X, off).cycles();
+      long onCycles = MODEL.model(g, BM1684X, on).cycles();
+      assertThat(onCycles).as(planner).isLessThan(offCycles);
+      assertThat(plan(planner, p, "on").solution()).as(planner).isEqualTo(on);
+    }
+  }
+
+  @Test
+  void aBadMovesValueFailsNamingThePlanner() {
+    for (String planner : List.of("group-dp-best", "group-timefold")) {
+      assertThatThrownBy(
+              () ->
+                  Planners.<GroupProblem, Grouping>get(planner, GroupProblem.class)
+                      .create(Map.of("lmem", "test-lmem-stack", "moves", "maybe")))
+          .hasMessageContaining("planner '" + planner + "'")
+          .hasMessageContaining("moves must be on or off: maybe");
+    }
+  }
+
+  @Test
+  void theDdrObjectiveMovesNothing() {
+    Graph g = graph();
+    GroupProblem p =
+        GroupProblem.of(g, BM1684X, new GroupOptions(true, GroupOptions.Objective.DDR_BYTES));
+    assertThat(plan("group-dp-best", p, "on").solution().groups())
+        .allSatisfy(x -> assertThat(x.moves()).isEmpty());
+  }
+}
