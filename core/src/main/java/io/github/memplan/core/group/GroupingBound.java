@@ -72,7 +72,9 @@ import java.util.Set;
  *       table (V0: a weight entry per use, each group input at its first user, each group output
  *       after its op; today: one buffer per value, each loaded at its first user, each group output
  *       stored); the cost model moves every non-held buffer in every iteration of the loop and a
- *       held one (only weights are ever held) once, weights whole. Hence:
+ *       held one (only weights are ever held) once, weights whole. Recorded transfer moves ({@link
+ *       TimestepMoves}) only change the row of a transfer, never which buffers are moved or in
+ *       which iterations, so they leave these bytes unchanged. Hence:
  *       <ol>
  *         <li>every distinct weight (stored tensor) read by the range, whole, once;
  *         <li>every group output ({@link GroupIo}) whole: in every iteration its slice is stored,
