@@ -13,7 +13,8 @@ import java.util.Optional;
  * get_best_ts} in {@code lib/Dialect/Tpu/Transforms/LayerGroup/TimeStepMethod.cpp}, {@code
  * reference/tpu-mlir.md} §2.8(c)) and opt=3 makes by a MIP ({@code opt3/IlpTimeStep.cpp}, §2.4
  * "opt=3"). This class only says which moves are legal and applies them; choosing them is a
- * search's job.
+ * search's job. Moves apply on top of the table the group's {@link TimestepMethod} builds, which
+ * for {@code today} already contains §2.8(c)'s greedy moves ({@link MemoryAwareRebalance}).
  *
  * <p><b>Legal moves.</b> Only transfers of stage 1 move (the stage-0 loads and stage-2 stores that
  * the software pipeline folded across the loop boundary stay, so every transfer keeps the iteration

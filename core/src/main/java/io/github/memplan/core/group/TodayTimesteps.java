@@ -1,6 +1,7 @@
 package io.github.memplan.core.group;
 
 import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.lmem.LmemBuffer;
@@ -15,7 +16,7 @@ import java.util.Set;
 
 /**
  * Today's timestep assignment ({@code TimeStepMethod.cpp}, {@code BasicTimeStep.cpp}, {@code
- * SwPipeline.cpp}; {@code reference/tpu-mlir.md} §2.8 (a), (b), (d), (e)), id {@code today}.
+ * SwPipeline.cpp}; {@code reference/tpu-mlir.md} §2.8 (a) to (e)), id {@code today}.
  *
  * <p><b>(a) Nearest assignment</b>, {@code k} ops, {@code k + 2} rows: row 0 loads op 0's operands;
  * row {@code i + 1} runs op {@code i} on the TIU, loads the operands of op {@code i + 1} not yet
@@ -28,6 +29,12 @@ import java.util.Set;
  * them; empty rows are deleted. A moved load (slice {@code t + 1}) or store (slice {@code t - 1})
  * gets a wrapped lifetime ({@code start > end}).
  *
+ * <p><b>(c) Memory-aware rebalancing</b> ({@link MemoryAwareRebalance}) then moves transfers of
+ * rows whose GDMA outlasts their TIU op into rows with slack, for groups of more than one op, in
+ * this order as the source runs it ({@code memory_aware_timestep_assignment} calls the nearest
+ * assignment, which ends with the software pipeline); moved transfers keep their stage. Cycles come
+ * from {@link io.github.memplan.core.cost.RooflineCostModel} in place of the closed backend's.
+ *
  * <p><b>(d) Hold coefficients</b>: weights are not split and, when the group loops more than once,
  * held (loaded once, resident). As {@code LmemAllocator::assignLmemAddr} does ({@code allow_hold},
  * §2.10), holds are cancelled when the held bytes together reach the lane's LMEM.
@@ -37,11 +44,10 @@ import java.util.Set;
  * moved store or load wraps); scratch lives in its op's row and is dropped when its size is 0. Read
  * off the finished table by {@link BufferLifetimes}, which {@link TimestepMoves} shares.
  *
- * <p>Departures: (c) memory-aware rebalancing is <b>not</b> implemented (the reference lists it as
- * optional for this baseline; the group searches move transfers by {@link TimestepMoves} instead);
- * weights that TPU-MLIR splits ({@code allow_split}: weight operands of Add, Mul, Concat, …) are
- * loaded whole and held like every other weight. Sizes are those of {@link V0Timesteps} (largest
- * slice per axis, EU-aligned; weights whole).
+ * <p>Departures: (c)'s own departures are listed in {@link MemoryAwareRebalance}; weights that
+ * TPU-MLIR splits ({@code allow_split}: weight operands of Add, Mul, Concat, …) are loaded whole
+ * and held like every other weight. Sizes are those of {@link V0Timesteps} (largest slice per axis,
+ * EU-aligned; weights whole).
  */
 public final class TodayTimesteps implements TimestepMethod {
 
@@ -156,6 +162,27 @@ public final class TodayTimesteps implements TimestepMethod {
               : List.of();
       table.add(new Timestep(tiu, gdma.get(r).stream().map(Move::buffer).toList()));
     }
+    List<Integer> stages = new ArrayList<>();
+    for (int s : stage) {
+      stages.add(s);
+    }
+    // (c) memory-aware rebalancing of the pipelined table (groups of more than one op)
+    if (k > 1) {
+      GroupTimesteps pipelined =
+          new GroupTimesteps(
+              LmemInstance.of(name, chip, BufferLifetimes.of(proto, table), table, List.of()),
+              tensors,
+              stages);
+      RooflineCostModel model = new RooflineCostModel();
+      List<List<Integer>> moved =
+          MemoryAwareRebalance.of(
+              pipelined, model.terms(graph, ops, chip, secs, slices, pipelined), model, chip);
+      List<Timestep> rebalanced = new ArrayList<>();
+      for (int r = 0; r < table.size(); r++) {
+        rebalanced.add(new Timestep(table.get(r).tiu(), moved.get(r)));
+      }
+      table = rebalanced;
+    }
     // (d) holds, then (e) lifetimes
     boolean sliced = secs.loops() > 1;
     long heldBytes = 0;
@@ -169,10 +196,6 @@ public final class TodayTimesteps implements TimestepMethod {
       held.add(new LmemBuffer(p.id(), p.kind(), 0, 0, p.bytes(), h));
     }
     List<LmemBuffer> buffers = BufferLifetimes.of(held, table);
-    List<Integer> stages = new ArrayList<>();
-    for (int s : stage) {
-      stages.add(s);
-    }
     return new GroupTimesteps(
         LmemInstance.of(name, chip, buffers, table, List.of()), tensors, stages);
   }
