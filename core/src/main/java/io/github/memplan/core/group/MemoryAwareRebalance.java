@@ -163,14 +163,12 @@ final class MemoryAwareRebalance {
       return n - 1;
     }
 
-    /** {@code is_tensor_accessed_by_npu}. */
+    /**
+     * {@code is_tensor_accessed_by_npu}, by {@link TimestepMoves#touches} (which also counts
+     * scratch, never a transferred buffer).
+     */
     private boolean accessed(int b, int ts) {
-      for (Timestep.TiuOp op : rows.get(ts).tiu()) {
-        if (op.operands().contains(b) || op.results().contains(b)) {
-          return true;
-        }
-      }
-      return false;
+      return TimestepMoves.touches(rows.get(ts), b);
     }
 
     private static int step(boolean isLoad, int ts) {

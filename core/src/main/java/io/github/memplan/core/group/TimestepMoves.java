@@ -106,7 +106,11 @@ public final class TimestepMoves {
     return out;
   }
 
-  private static boolean touches(Timestep row, int b) {
+  /**
+   * Whether a TIU op of {@code row} reads, writes or scratches buffer {@code b} ({@code
+   * is_tensor_accessed_by_npu}); shared with {@link MemoryAwareRebalance}.
+   */
+  static boolean touches(Timestep row, int b) {
     for (Timestep.TiuOp op : row.tiu()) {
       if (op.operands().contains(b) || op.results().contains(b) || op.scratch().contains(b)) {
         return true;
