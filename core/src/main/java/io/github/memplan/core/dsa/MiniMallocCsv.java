@@ -1,5 +1,6 @@
 package io.github.memplan.core.dsa;
 
+import io.github.memplan.core.dataset.Datasets;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -108,6 +109,40 @@ public final class MiniMallocCsv {
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       return parse(file.toString(), r);
     }
+  }
+
+  /**
+   * Reads a shipped dataset's entry ({@link Datasets#resolve}) as {@link #readInstance(Path)} reads
+   * a file: the instance is named after the entry's file ({@code A.1048576}).
+   *
+   * @throws IllegalArgumentException naming the entry and line of the first malformed line
+   */
+  public static DsaInstance readInstance(Datasets.Entry entry) throws IOException {
+    try (Reader r = entry.reader()) {
+      return parse(entry.source(), r);
+    }
+  }
+
+  /**
+   * Reads {@code fileOrReference}: a dataset reference {@code DATASET:ENTRY} ({@code minimalloc:A},
+   * see {@link Datasets}) or a file, relative to {@code baseDir}.
+   *
+   * @throws IllegalArgumentException (one line) for an unknown dataset or entry, a missing file or
+   *     a malformed line
+   */
+  public static DsaInstance readInstance(String fileOrReference, Path baseDir) throws IOException {
+    if (Datasets.isReference(fileOrReference)) {
+      return readInstance(Datasets.resolve(fileOrReference));
+    }
+    Path file = baseDir.resolve(fileOrReference);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(
+          file
+              + (Files.isDirectory(file) ? ": a directory" : ": no such file or directory")
+              + "; give a MiniMalloc CSV file or a shipped dataset's entry such as minimalloc:A"
+              + " (memplan datasets list)");
+    }
+    return readInstance(file);
   }
 
   /**

@@ -2,16 +2,13 @@ package io.github.memplan.core.dsa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -253,36 +250,5 @@ class MiniMallocCsvTest {
         .hasMessage(file + ":3: size 'x' is not an integer");
     Files.writeString(file, "id,lower,upper,size\na,0,1,1\n");
     assertThat(MiniMallocCsv.readInstance(file).name()).isEqualTo("My.Inst");
-  }
-
-  @Test
-  void readsMiniMallocExample() throws IOException {
-    Optional<Path> file = SharedDatasets.find("minimalloc/examples/input.12.csv");
-    assumeTrue(file.isPresent(), "shared/datasets/minimalloc/examples/input.12.csv not found");
-    DsaInstance in = MiniMallocCsv.readInstance(file.get());
-    assertThat(in.name()).isEqualTo("input.12");
-    assertThat(in.buffers())
-        .containsExactly(
-            Buffer.of("b1", 0, 3, 4),
-            Buffer.of("b2", 3, 9, 4),
-            Buffer.of("b3", 0, 9, 4),
-            Buffer.of("b4", 9, 21, 4),
-            Buffer.of("b5", 0, 21, 4));
-    // the 12 in the name is the optimal peak; with equal sizes it is the max load
-    assertThat(LowerBounds.maxLoad(in)).isEqualTo(12);
-  }
-
-  @Test
-  void readsMiniMallocChallengingInstanceAndWritesItBackByteForByte() throws IOException {
-    Optional<Path> file = SharedDatasets.find("minimalloc/challenging/A.1048576.csv");
-    assumeTrue(file.isPresent(), "shared/datasets/minimalloc/challenging/A.1048576.csv not found");
-    DsaInstance in = MiniMallocCsv.readInstance(file.get());
-    assertThat(in.name()).isEqualTo("A.1048576");
-    assertThat(in.size()).isEqualTo(154);
-    assertThat(in.buffer(0)).isEqualTo(Buffer.of("0", 995328, 1000448, 656384));
-    // the benchmark is solvable within 2^20 bytes, so its max load cannot exceed that
-    assertThat(LowerBounds.maxLoad(in)).isPositive().isLessThanOrEqualTo(1 << 20);
-    assertThat(write(in, null))
-        .isEqualTo(new String(Files.readAllBytes(file.get()), StandardCharsets.UTF_8));
   }
 }

@@ -25,13 +25,14 @@ import picocli.CommandLine.Spec;
     name = "dsa",
     mixinStandardHelpOptions = true,
     description = {
-      "Plan a dynamic storage allocation instance given as MiniMalloc CSV,"
-          + " or check a solved one (--validate).",
+      "Plan a dynamic storage allocation instance given as MiniMalloc CSV or as a shipped"
+          + " dataset's entry (memplan datasets list), or check a solved one (--validate).",
       "The solution is checked by the validator before anything about it is printed."
     },
     footer = {
       "",
       "Examples:",
+      "  memplan dsa --instance minimalloc:A --planner exact --time-limit 5s --json",
       "  memplan dsa --instance A.1048576.csv --planner tpumlir-doc --out A.solved.csv",
       "  memplan dsa --validate A.solved.csv",
       "  memplan dsa --generate 100000 --generate-seed 1 --planner exact --time-limit 60s"
@@ -41,9 +42,11 @@ final class DsaCommand implements Callable<Integer> {
 
   @Option(
       names = "--instance",
-      paramLabel = "FILE.csv",
-      description = "The instance; an offset column holds fixed offsets.")
-  Path instance;
+      paramLabel = "FILE.csv|DATASET:ENTRY",
+      description =
+          "The instance: a MiniMalloc CSV file (an offset column holds fixed offsets) or a"
+              + " shipped dataset's entry such as minimalloc:A (memplan datasets list).")
+  String instance;
 
   @Option(
       names = "--generate",
@@ -100,7 +103,7 @@ final class DsaCommand implements Callable<Integer> {
       in =
           generate != null
               ? TraceGenerator.generate(generate, generateSeed)
-              : MiniMallocCsv.readInstance(instance);
+              : MiniMallocCsv.readInstance(instance, Path.of(""));
     } catch (IllegalArgumentException e) {
       if (generate == null) {
         throw e;
@@ -120,7 +123,7 @@ final class DsaCommand implements Callable<Integer> {
 
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());
-    r.json("file", instance == null ? null : instance.toString());
+    r.json("file", instance);
     r.add(
         "capacity",
         "capacity",

@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       ListCommand.class,
       ZooCommand.class,
+      DatasetsCommand.class,
       GmemCommand.class,
       GroupCommand.class,
       DsaCommand.class,

@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
@@ -14,11 +15,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code dsa}: MiniMalloc CSV instances. An instances entry is a file or a glob over file names
- * ({@code ../shared/datasets/minimalloc/challenging/*.csv}), relative to the suite file's
- * directory, or a generated instance {@code {generate: BUFFERS, seed: S}} ({@link TraceGenerator}).
- * A file's instance is named after the file without {@code .csv}; a generated one {@code
- * gen-BUFFERS-sS}.
+ * {@code dsa}: MiniMalloc CSV instances. An instances entry is one of
+ *
+ * <ul>
+ *   <li>a shipped dataset's entry, {@code minimalloc:A} ({@link Datasets});
+ *   <li>a whole shipped dataset, {@code {dataset: minimalloc/challenging}}, or some of its entries
+ *       in the given order, {@code {dataset: minimalloc/challenging, entries: [A, F, K]}};
+ *   <li>a file or a glob over file names ({@code data/*.csv}), relative to the suite file's
+ *       directory;
+ *   <li>a generated instance {@code {generate: BUFFERS, seed: S}} ({@link TraceGenerator}).
+ * </ul>
+ *
+ * A file's or an entry's instance is named after the file without {@code .csv} ({@code A.1048576});
+ * a generated one {@code gen-BUFFERS-sS}.
  */
 public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
   public DsaKind() {
@@ -37,6 +46,9 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
 
   @Override
   public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+    if (entry.isTextual() && Datasets.isReference(entry.asText())) {
+      return List.of(fromDataset(Datasets.resolve(entry.asText())));
+    }
     if (entry.isTextual()) {
       List<SuiteInstance> out = new ArrayList<>();
       for (Path f : SuiteFiles.resolve(entry.asText(), ctx.baseDir())) {
@@ -45,7 +57,19 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
       }
       return out;
     }
-    SuiteNodes.keys(entry, "", List.of("generate", "seed"));
+    if (entry.isObject() && entry.has("dataset")) {
+      SuiteNodes.keys(entry, "", List.of("dataset", "entries"));
+      JsonNode names = entry.path("entries");
+      if (!names.isMissingNode() && !names.isArray()) {
+        throw new IllegalArgumentException("entries: need a list of entry names");
+      }
+      List<String> wanted = new ArrayList<>();
+      names.forEach(n -> wanted.add(n.asText()));
+      return Datasets.entries(SuiteNodes.text(entry, "dataset", ""), wanted).stream()
+          .map(DsaKind::fromDataset)
+          .toList();
+    }
+    SuiteNodes.keys(entry, "", List.of("generate", "seed", "dataset"));
     int buffers = SuiteNodes.intValue(entry, "generate", -1);
     long seed = SuiteNodes.longValue(entry, "seed", 1);
     if (buffers < 1) {
@@ -54,6 +78,18 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
     return List.of(
         new SuiteInstance(
             "gen-" + buffers + "-s" + seed, () -> TraceGenerator.generate(buffers, seed)));
+  }
+
+  private static SuiteInstance fromDataset(Datasets.Entry e) {
+    return new SuiteInstance(
+        e.file().name(),
+        () -> {
+          try {
+            return MiniMallocCsv.readInstance(e);
+          } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+          }
+        });
   }
 
   private static DsaInstance read(Path f) {

@@ -261,7 +261,11 @@ class MainTest {
     Run r = run("dsa", "--instance", dir.resolve("nope.csv").toString(), "--planner", "naive");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err())
-        .isEqualTo("memplan: " + dir.resolve("nope.csv") + ": no such file or directory\n");
+        .isEqualTo(
+            "memplan: "
+                + dir.resolve("nope.csv")
+                + ": no such file or directory; give a MiniMalloc CSV file or a shipped dataset's"
+                + " entry such as minimalloc:A (memplan datasets list)\n");
   }
 
   @Test

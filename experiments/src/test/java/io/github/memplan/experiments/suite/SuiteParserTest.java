@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -130,14 +131,45 @@ class SuiteParserTest {
 
   @Test
   void theShippedSuitesParse() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        Files.isDirectory(Path.of("../../shared/datasets/minimalloc/challenging")),
-        "the shared MiniMalloc data is absent");
-    for (String name :
-        new String[] {"quick", "gmem-zoo", "minimalloc", "device", "paper", "layergroup-zoo"}) {
-      Suite s = SuiteParser.parse(Path.of("suites", name + ".yaml"));
-      assertThat(s.name()).isEqualTo(name);
+    List<Path> suites;
+    try (java.util.stream.Stream<Path> files = Files.list(Path.of("suites"))) {
+      suites = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+    assertThat(suites.stream().map(f -> f.getFileName().toString()))
+        .contains("quick.yaml", "minimalloc.yaml", "paper.yaml");
+    for (Path f : suites) {
+      Suite s = SuiteParser.parse(f);
+      assertThat(s.name()).isEqualTo(f.getFileName().toString().replace(".yaml", ""));
       assertThat(s.problems()).allSatisfy(p -> assertThat(p.instances()).isNotEmpty());
     }
+  }
+
+  @Test
+  void dsaInstancesNameShippedDatasetEntries() throws Exception {
+    Suite s =
+        parse(
+            HEAD
+                + "  - problem: dsa\n    instances: [minimalloc:A, {dataset: minimalloc/challenging,"
+                + " entries: [K, F]}, {dataset: minimalloc/examples}]\n    planners: [naive]\n");
+    assertThat(s.problems().get(0).instances().stream().map(SuiteInstance::name))
+        .containsExactly("A.1048576", "K.1048576", "F.1048576", "input.12");
+    Object a = s.problems().get(0).instances().get(0).loader().get();
+    assertThat(((io.github.memplan.core.dsa.DsaInstance) a).size()).isEqualTo(154);
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: dsa\n    instances: [{dataset: minimalloc/nope}]\n"
+                        + "    planners: [naive]\n"))
+        .hasMessageStartingWith(
+            "q.yaml: problems[0].instances[0]: unknown dataset 'minimalloc/nope' (known: ");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: dsa\n    instances: ['minimalloc:Z']\n"
+                        + "    planners: [naive]\n"))
+        .hasMessageStartingWith(
+            "q.yaml: problems[0].instances[0]: dataset 'minimalloc' has no entry 'Z'");
   }
 }

@@ -3,22 +3,20 @@ package io.github.memplan.solvers.cpsat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
-import io.github.memplan.core.dsa.SharedDatasets;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import io.github.memplan.solvers.exact.Greedies;
 import io.github.memplan.solvers.exact.MiniMallocChallengingIT;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code cpsat} (defaults) minimising the peak of MiniMalloc's eleven "challenging" instances (read
- * from {@code ../shared/datasets}; skipped when absent), {@value #SECONDS} s each (or {@code
+ * from the shipped dataset {@code minimalloc/challenging}), {@value #SECONDS} s each (or {@code
  * -Dmemplan.it.seconds}).
  *
  * <p>Asserted, whatever the machine's speed: the placement is valid and no worse than the greedy
@@ -49,9 +47,7 @@ class CpSatMiniMallocIT {
   }
 
   private void minimise(String name) throws Exception {
-    Optional<Path> f = SharedDatasets.find("minimalloc/challenging/" + name + ".1048576.csv");
-    assumeTrue(f.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(f.get());
+    DsaInstance inst = MiniMallocCsv.readInstance(Datasets.resolve("minimalloc:" + name));
     Duration limit = Duration.ofSeconds(Long.getLong("memplan.it.seconds", SECONDS));
     long t0 = System.nanoTime();
     Outcome<DsaSolution> out = new CpSatPlanner().solve(inst, SolveContext.of(0, Budget.of(limit)));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.Buffer;
 import io.github.memplan.core.dsa.DsaFixtures;
 import io.github.memplan.core.dsa.DsaInstance;
@@ -11,7 +12,6 @@ import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.Gap;
 import io.github.memplan.core.dsa.MiniMallocCsv;
-import io.github.memplan.core.dsa.SharedDatasets;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
@@ -19,10 +19,8 @@ import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import io.github.memplan.solvers.exact.Greedies;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -251,9 +249,7 @@ class CpSatPlannerTest {
    */
   @Test
   void deterministicTimeGivesTheSameBytes() throws Exception {
-    Optional<Path> a = SharedDatasets.find("minimalloc/challenging/A.1048576.csv");
-    assumeTrue(a.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(a.get());
+    DsaInstance inst = MiniMallocCsv.readInstance(Datasets.resolve("minimalloc:A"));
     CpSatPlanner p = new CpSatPlanner(CpSatPlanner.Options.defaults().withDeterministicTime(0.05));
     Outcome<DsaSolution> first = p.solve(inst, SolveContext.of(3, Budget.unlimited()));
     Outcome<DsaSolution> second = p.solve(inst, SolveContext.of(3, Budget.unlimited()));

@@ -1,29 +1,26 @@
 package io.github.memplan.solvers.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
-import io.github.memplan.core.dsa.SharedDatasets;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The best placements {@code exact} has found for MiniMalloc's open instances D and J (offsets
- * only, {@code id,offset}, in this package's test resources; the instances are read from {@code
- * ../shared/datasets}, skipped when absent): each is valid and has the recorded peak, below the
- * best peaks known before (1,031,168 and 1,041,408). They are the evidence for the upper bounds
+ * only, {@code id,offset}, in this package's test resources; the instances are read from the
+ * shipped dataset {@code minimalloc/challenging}): each is valid and has the recorded peak, below
+ * the best peaks known before (1,031,168 and 1,041,408). They are the evidence for the upper bounds
  * that {@link MiniMallocChallengingIT} checks proven bounds against.
  */
 class ChallengingBestPlacementsTest {
@@ -31,9 +28,7 @@ class ChallengingBestPlacementsTest {
   @ParameterizedTest
   @CsvSource({"D, 1031168", "J, 1041408"})
   void bestPlacementIsValidAndBeatsTheKnownPeak(String name, long knownBefore) throws Exception {
-    Optional<Path> f = SharedDatasets.find("minimalloc/challenging/" + name + ".1048576.csv");
-    assumeTrue(f.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(f.get());
+    DsaInstance inst = MiniMallocCsv.readInstance(Datasets.resolve("minimalloc:" + name));
     Map<String, Integer> index = inst.indexById();
     long[] offsets = new long[inst.size()];
     java.util.Arrays.fill(offsets, -1);

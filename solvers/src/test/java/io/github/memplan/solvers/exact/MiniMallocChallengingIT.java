@@ -1,32 +1,30 @@
 package io.github.memplan.solvers.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
-import io.github.memplan.core.dsa.SharedDatasets;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
-import java.nio.file.Path;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code exact} on MiniMalloc's eleven "challenging" instances (google/minimalloc {@code
- * benchmarks/challenging}, read from {@code ../shared/datasets}; skipped when absent), twice each:
- * deciding the paper's capacity 2^20 and minimising the peak, each within {@value #SECONDS} s (or
- * {@code -Dmemplan.it.seconds}).
+ * benchmarks/challenging}, read from the shipped dataset {@code minimalloc/challenging}), twice
+ * each: deciding the paper's capacity 2^20 and minimising the peak, each within {@value #SECONDS} s
+ * (or {@code -Dmemplan.it.seconds}).
  *
  * <p>Asserted, whatever the machine's speed: every solution is valid; a proven optimum equals the
  * one MiniMalloc proved (2^20 for all but C, D and J; C's max load 1,039,360); on D and J the
@@ -70,8 +68,8 @@ public class MiniMallocChallengingIT {
     return Duration.ofSeconds(Long.getLong("memplan.it.seconds", SECONDS));
   }
 
-  private static Optional<Path> file(String name) {
-    return SharedDatasets.find("minimalloc/challenging/" + name + ".1048576.csv");
+  private static DsaInstance read(String name) throws IOException {
+    return MiniMallocCsv.readInstance(Datasets.resolve("minimalloc:" + name));
   }
 
   @TestFactory
@@ -85,9 +83,7 @@ public class MiniMallocChallengingIT {
   }
 
   private void decide(String name) throws Exception {
-    Optional<Path> f = file(name);
-    assumeTrue(f.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(f.get()).withCapacity(MIB);
+    DsaInstance inst = read(name).withCapacity(MIB);
     ExactPlanner p =
         new ExactPlanner(ExactPlanner.Options.defaults().withMode(ExactPlanner.Mode.DECIDE));
     long t0 = System.nanoTime();
@@ -100,9 +96,7 @@ public class MiniMallocChallengingIT {
   }
 
   private void minimise(String name) throws Exception {
-    Optional<Path> f = file(name);
-    assumeTrue(f.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(f.get());
+    DsaInstance inst = read(name);
     long t0 = System.nanoTime();
     Outcome<DsaSolution> out =
         new ExactPlanner().solve(inst, SolveContext.of(0, Budget.of(limit())));

@@ -1,27 +1,24 @@
 package io.github.memplan.solvers.timefold;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.memplan.core.dataset.Datasets;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.MiniMallocCsv;
-import io.github.memplan.core.dsa.SharedDatasets;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.SolveContext;
-import java.nio.file.Path;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * {@code timefold} on three of MiniMalloc's "challenging" instances (read from {@code
- * ../shared/datasets}; skipped when absent) with a cap of {@value #MOVES} evaluated moves, so that
- * the runs are the same on every machine: each result is valid and strictly below the greedy start
- * (the search does work on real instances). Peaks are printed to the failsafe report.
+ * {@code timefold} on three of MiniMalloc's "challenging" instances (the shipped dataset {@code
+ * minimalloc/challenging}) with a cap of {@value #MOVES} evaluated moves, so that the runs are the
+ * same on every machine: each result is valid and strictly below the greedy start (the search does
+ * work on real instances). Peaks are printed to the failsafe report.
  */
 class TimefoldChallengingIT {
   static final long MOVES = 3_000;
@@ -33,9 +30,7 @@ class TimefoldChallengingIT {
   }
 
   private void improves(String name) throws Exception {
-    Optional<Path> f = SharedDatasets.find("minimalloc/challenging/" + name + ".1048576.csv");
-    assumeTrue(f.isPresent(), "shared/datasets/minimalloc/challenging not found");
-    DsaInstance inst = MiniMallocCsv.readInstance(f.get());
+    DsaInstance inst = MiniMallocCsv.readInstance(Datasets.resolve("minimalloc:" + name));
     Outcome<DsaSolution> out =
         new TimefoldPlanner().solve(inst, SolveContext.of(0, Budget.of(null, MOVES)));
     long peak = DsaPlannerContract.assertSolved(inst, out);
