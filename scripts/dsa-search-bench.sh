@@ -2,7 +2,7 @@
 # The DSA search benchmark of issue 5 (until the experiments issue brings suites): one JSON line per
 # run into DIR/runs.jsonl, then Markdown tables in DIR/report.md. Times are the planners' own solve
 # times ("millis": the instance is read and the JVM started before the clock runs).
-#   parts decide, minimise: MiniMalloc's challenging A-K (../shared/datasets/minimalloc/challenging):
+#   parts decide, minimise: MiniMalloc's challenging A-K (the shipped dataset minimalloc/challenging):
 #     deciding capacity 2^20 (median of REPS runs) beside MiniMalloc's published medians on a
 #     2-core machine; minimising the peak within LIMIT;
 #   part zoo: every zoo model's GMEM instance on bm1684x and cv183x, minimised by exact;
@@ -16,7 +16,6 @@ planners="${2:-exact}"
 parts="${3:-decide minimise zoo scale}"
 limit="${4:-60s}"
 reps="${5:-3}"
-data="$root/../shared/datasets/minimalloc/challenging"
 mkdir -p "$dir"
 runs="$dir/runs.jsonl"
 : >"$runs"
@@ -34,9 +33,9 @@ print(json.dumps(j))' "$@"
 for part in $parts; do
   case "$part" in
     decide | minimise)
-      [ -d "$data" ] || { echo "skip $part: $data not present" >&2; continue; }
-      for f in "$data"/*.csv; do
-        name="$(basename "$f" .csv)"
+      for name in A B C D E F G H I J K; do
+        f="minimalloc:$name"
+        name="$name.1048576"
         for p in $planners; do
           if [ "$part" = minimise ]; then
             mp dsa --instance "$f" --planner "$p" --time-limit "$limit" --json \
