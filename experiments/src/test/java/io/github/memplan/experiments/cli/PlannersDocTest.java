@@ -39,7 +39,7 @@ class PlannersDocTest {
   }
 
   @Test
-  void cliPrintsTheSameDocument() {
+  void cliPrintsTheDocument() {
     MainTest.Run r = MainTest.run("list", "planners", "--format", "markdown");
     assertThat(r.code()).isZero();
     // the CLI in this test JVM lists the test-only planners too: check the form, not equality
