@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cycles and DDR bytes of layer groups and global ops (DESIGN.md "CostModel"; the role of
- * TPU-MLIR's {@code CycleCalculator}, {@code reference/tpu-mlir.md} §2.9). Implementations are
+ * Cycles and DDR bytes of layer groups and global ops (docs/architecture.md, "Key types"; the role
+ * of TPU-MLIR's {@code CycleCalculator}, {@code reference/tpu-mlir.md} §2.9). Implementations are
  * deterministic and stateless.
  */
 public interface CostModel {

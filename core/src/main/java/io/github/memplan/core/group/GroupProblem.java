@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A layer-grouping problem (DESIGN.md, "Layer grouping"): a graph, its op order, the chip and the
- * options. A planner answers with a {@link Grouping} of that order.
+ * A layer-grouping problem (docs/architecture.md, "Layer grouping"): a graph, its op order, the
+ * chip and the options. A planner answers with a {@link Grouping} of that order.
  */
 public record GroupProblem(Graph graph, List<Op> order, Chip chip, GroupOptions options) {
   public GroupProblem {

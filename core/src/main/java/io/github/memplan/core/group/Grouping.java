@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A layer grouping of a graph (DESIGN.md, "Layer grouping"; {@code reference/tpu-mlir.md} §2): the
- * op order it refers to, the contiguous groups sorted by position, and the conventions under which
- * they were sliced and timed, so that {@link GroupingValidator} can re-derive everything. Ops in no
- * group stay global (a single op is never a group, as in TPU-MLIR).
+ * A layer grouping of a graph (docs/architecture.md, "Layer grouping"; {@code
+ * reference/tpu-mlir.md} §2): the op order it refers to, the contiguous groups sorted by position,
+ * and the conventions under which they were sliced and timed, so that {@link GroupingValidator} can
+ * re-derive everything. Ops in no group stay global (a single op is never a group, as in TPU-MLIR).
  *
  * @param order op names in execution order
  * @param rules slicing conventions of every group

@@ -8,16 +8,22 @@ import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
+import io.github.memplan.experiments.suite.ProblemKind;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code memplan list planners|chips|models|allocators}. */
+/**
+ * {@code memplan list planners|chips|models|allocators}; {@code list planners --format markdown}
+ * prints {@code docs/planners.md} ({@link PlannersMarkdown}).
+ */
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
@@ -32,14 +38,39 @@ final class ListCommand implements Callable<Integer> {
     allocators
   }
 
+  enum Format {
+    text,
+    markdown
+  }
+
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "WHAT", description = "One of: ${COMPLETION-CANDIDATES}.")
   What what;
 
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description =
+          "text (default) or markdown; markdown is for planners only and prints docs/planners.md"
+              + " ("
+              + PlannersMarkdown.COMMAND
+              + ").")
+  Format format;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.markdown) {
+      if (what != What.planners) {
+        throw new ParameterException(
+            spec.commandLine(), "--format markdown applies to 'list planners' only");
+      }
+      out.print(PlannersMarkdown.render(Planners.all(), ProblemKind.all().values()));
+      out.flush();
+      return Main.OK;
+    }
     List<String[]> rows = new ArrayList<>();
     List<List<String>> details = new ArrayList<>();
     switch (what) {

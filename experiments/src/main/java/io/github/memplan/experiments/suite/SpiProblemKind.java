@@ -32,6 +32,11 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind {
     this.type = type;
   }
 
+  /** The instance type: its planners are the {@link PlannerProvider}s of this type. */
+  public Class<I> instanceType() {
+    return type;
+  }
+
   /** The oracle every solution passes before it is measured. */
   protected abstract Validator<I, S> validator();
 
