@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * Contributes any number of models to the zoo at once, where {@link ModelProvider} contributes one
- * per registered class: for instance one entry per darknet {@code .cfg} file installed on the
- * machine. Registered in {@code META-INF/services/io.github.memplan.core.ir.ModelSource} and found
- * with {@link java.util.ServiceLoader} by {@link Models}.
+ * per registered class: for instance one entry per darknet {@code .cfg} file of a directory.
+ * Registered in {@code META-INF/services/io.github.memplan.core.ir.ModelSource} and found with
+ * {@link java.util.ServiceLoader} by {@link Models}.
  */
 public interface ModelSource {
   /**

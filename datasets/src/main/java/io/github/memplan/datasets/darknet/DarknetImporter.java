@@ -17,8 +17,8 @@ import java.util.Set;
  * Builds a {@link Graph} from a darknet {@code .cfg} file, layer for layer as darknet's own parser
  * does (pjreddie/darknet at 61c9d02e, the version Debian packages: {@code src/parser.c}, {@code
  * parse_network_cfg} and the {@code make_*_layer} functions). Output sizes follow darknet's rules,
- * which a test checks against the per-layer table that {@code darknet ops} prints for every cfg
- * that Debian's {@code darknet} package installs.
+ * which a test checks against the per-layer table that {@code darknet ops} prints for every cfg of
+ * the zoo (the 45 that memplan ships, see {@link DarknetZoo}).
  *
  * <p><b>Input and batch.</b> {@code [net]} gives {@code width}, {@code height}, {@code channels}:
  * the graph input {@code input} is {@code [N, channels, height, width]} fp32, or {@code [N,
@@ -79,7 +79,7 @@ import java.util.Set;
  * logistic} (Sigmoid), {@code tanh}, {@code swish} (Silu), {@code relu6} and {@code hardtan} (Clip)
  * are one op; {@code ramp} ({@code x*(x>0) + 0.1x}) is LeakyRelu(1/11) times 1.1 and {@code mish}
  * is {@code x * tanh(log(1 + exp(x)))}, since core.ir has no single op for them. Other activations,
- * and sections darknet knows but no installed cfg uses ({@code [lstm]}, {@code [crnn]}, {@code
+ * and sections darknet knows but no shipped cfg uses ({@code [lstm]}, {@code [crnn]}, {@code
  * [lrn]}, ...), fail with a one-line message naming the file, line and section; darknet itself
  * falls back to ReLU for an unknown activation name.
  */
@@ -101,8 +101,12 @@ public final class DarknetImporter {
   /** The file name without {@code .cfg}: {@code yolov3-tiny} for {@code yolov3-tiny.cfg}. */
   public static String graphName(Path cfg) {
     Path f = cfg.getFileName();
-    String n = f == null ? cfg.toString() : f.toString();
-    return n.endsWith(".cfg") ? n.substring(0, n.length() - 4) : n;
+    return graphName(f == null ? cfg.toString() : f.toString());
+  }
+
+  /** The file name {@code file} without {@code .cfg}. */
+  public static String graphName(String file) {
+    return file.endsWith(".cfg") ? file.substring(0, file.length() - 4) : file;
   }
 
   /**

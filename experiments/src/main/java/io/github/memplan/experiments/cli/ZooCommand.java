@@ -150,8 +150,9 @@ final class ZooCommand implements Callable<Integer> {
       description = {
         "List the zoo's models with their size: parameters, multiply-accumulates, ops, and the"
             + " bytes of all op results (activations, unpadded; aliases counted).",
-        "Builder models are always there; darknet-* entries appear when Debian's darknet package"
-            + " is installed."
+        "Builder models are always there, and so are the darknet-* entries: the 45 cfg files of"
+            + " pjreddie/darknet that memplan ships (the system property memplan.darknet.cfg names"
+            + " a directory whose cfg files replace them)."
       })
   static final class ListModels implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -363,7 +364,7 @@ final class ZooCommand implements Callable<Integer> {
         "Examples:",
         "  memplan zoo export resnet18 --format json --out resnet18.json",
         "  memplan zoo export darknet-yolov3 --format dsa-csv --chip bm1684x --out yolov3.csv",
-        "  memplan zoo export /usr/share/darknet/cfg/yolov3-tiny.cfg --format dot | dot -Tsvg"
+        "  memplan zoo export my.cfg --format dot | dot -Tsvg > my.svg"
       })
   static final class Export implements Callable<Integer> {
     enum Format {

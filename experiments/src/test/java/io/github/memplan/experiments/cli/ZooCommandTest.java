@@ -2,7 +2,6 @@ package io.github.memplan.experiments.cli;
 
 import static io.github.memplan.experiments.cli.MainTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.memplan.core.chip.Chips;
@@ -74,7 +73,7 @@ class ZooCommandTest {
     JsonNode resnets = run("zoo", "list", "--json", "--family", "resnet").json();
     resnets.forEach(m -> assertThat(m.get("family").asText()).isEqualTo("resnet"));
     JsonNode darknet = run("zoo", "list", "--json", "--source", "darknet").json();
-    assertThat(darknet.size()).isEqualTo(DarknetZoo.cfgFiles().size());
+    assertThat(darknet.size()).isEqualTo(DarknetZoo.cfgs().size()).isEqualTo(45);
   }
 
   @Test
@@ -245,11 +244,13 @@ class ZooCommandTest {
   }
 
   @Test
-  void darknetEntriesWhenThePackageIsInstalled() throws IOException {
-    List<Path> cfgs = DarknetZoo.cfgFiles();
-    Path tiny = DarknetZoo.directory().resolve("yolov3-tiny.cfg");
-    assumeTrue(cfgs.contains(tiny), "darknet's yolov3-tiny.cfg is not installed");
-    Graph g = DarknetImporter.load(tiny).graph();
+  void darknetEntriesAreShipped() throws IOException {
+    DarknetZoo.Cfg tiny =
+        DarknetZoo.cfgs().stream()
+            .filter(c -> c.file().equals("yolov3-tiny.cfg"))
+            .findFirst()
+            .orElseThrow();
+    Graph g = DarknetImporter.build(tiny.read(), tiny.graphName(), 1).graph();
     JsonNode j = run("zoo", "show", "darknet-yolov3-tiny", "--json").json();
     assertThat(j.get("family").asText()).isEqualTo("yolo");
     assertThat(j.get("source").asText()).isEqualTo("darknet");
