@@ -237,7 +237,7 @@ public final class Jobs {
     job.write(l);
     if (array != null) {
       out.println(
-          "resubmitted shards "
+          (todo.size() == 1 ? "resubmitted shard " : "resubmitted shards ")
               + Status.join(todo)
               + ": array job "
               + array
@@ -245,8 +245,13 @@ public final class Jobs {
               + ranges(todo.stream().map(k -> k - 1).toList())
               + ")");
     }
+    List<String> after = new ArrayList<>();
+    if (array != null) {
+      after.add("array job " + array);
+    }
+    active.forEach(t -> after.add("task " + t));
     out.println(
-        "merge job " + merge + (deps.isEmpty() ? "" : ": after " + String.join(", ", deps)));
+        "merge job " + merge + (after.isEmpty() ? "" : ": after " + String.join(" and ", after)));
     if (oldMerge != null && mergeActive) {
       Tools.Output c = tools.run("scancel", List.of(oldMerge));
       out.println(

@@ -412,8 +412,8 @@ class SlurmCommandTest {
         .isEqualTo(
             String.join(
                 "\n",
-                "resubmitted shards 2: array job 43 (tasks 1)",
-                "merge job 44: after 43, 41_2",
+                "resubmitted shard 2: array job 43 (tasks 1)",
+                "merge job 44: after array job 43 and task 41_2",
                 "cancelled the old merge job 42",
                 "status:   memplan slurm status " + out,
                 ""));
@@ -425,6 +425,28 @@ class SlurmCommandTest {
     assertThat(st.out()).contains("2      1/3   running  43_1  RUNNING");
     Run again = slurm("resubmit", out.toString());
     assertThat(again.out()).isEqualTo("nothing to resubmit: shards 2, 3 are queued or running\n");
+  }
+
+  @Test
+  void withEveryShardDoneResubmitReplacesAStuckMergeJob() throws Exception {
+    threeShardsOneDoneOneHalf();
+    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    for (int k = 2; k <= 3; k++) {
+      new Runner(
+              SuiteParser.parse(suite),
+              new Runner.Options(
+                  out.resolve("shards/" + k), true, new Shard(k, 3), 1, quiet, false))
+          .run();
+    }
+    fake("squeue", "echo '42|PENDING|DependencyNeverSatisfied'");
+    fake("scancel", "");
+    Run r = slurm("resubmit", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(calls())
+        .containsExactly(
+            "squeue -h -r -t all --me -o %i|%T|%r",
+            "sbatch --parsable " + out.resolve("slurm/merge.sbatch"), "scancel 42");
+    assertThat(r.out()).startsWith("merge job 43\ncancelled the old merge job 42\n");
   }
 
   @Test
