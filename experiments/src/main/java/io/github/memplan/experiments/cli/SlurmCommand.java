@@ -182,13 +182,34 @@ final class SlurmCommand implements Callable<Integer> {
       description = {
         "Resubmit the shards of a memplan slurm directory that are not done and no longer queued"
             + " or running (failed, cancelled, timed out), as one array with --resume, and a merge"
-            + " job after them; the old merge job is cancelled."
+            + " job after them; the old merge job is cancelled.",
+        "--time, --partition and --sbatch-arg override the scripts' #SBATCH lines for the new"
+            + " jobs (e.g. a longer --time after a TIMEOUT)."
       })
   int resubmit(
-      @Parameters(paramLabel = "DIR", description = "The --out of memplan slurm.") Path dir)
+      @Parameters(paramLabel = "DIR", description = "The --out of memplan slurm.") Path dir,
+      @Option(names = "--time", paramLabel = "T", description = "Time limit of the new jobs.")
+          String newTime,
+      @Option(names = "--partition", paramLabel = "P", description = "Partition of the new jobs.")
+          String newPartition,
+      @Option(
+              names = "--sbatch-arg",
+              paramLabel = "ARG",
+              description = "A further sbatch option for the new jobs.")
+          List<String> newArgs)
       throws IOException {
+    List<String> extra = new ArrayList<>();
+    List<String> args = newArgs == null ? List.of() : newArgs;
+    Scripts.validate(1, 1, newPartition, newTime, null, null, null, args);
+    if (newTime != null) {
+      extra.add("--time=" + newTime);
+    }
+    if (newPartition != null) {
+      extra.add("--partition=" + newPartition);
+    }
+    extra.addAll(args);
     PrintWriter pw = spec.commandLine().getOut();
-    new Jobs(new Tools(env), pw).resubmit(new Layout(dir));
+    new Jobs(new Tools(env), pw).resubmit(new Layout(dir), extra);
     pw.flush();
     return Main.OK;
   }

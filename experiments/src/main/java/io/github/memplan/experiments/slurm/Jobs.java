@@ -174,8 +174,11 @@ public final class Jobs {
    * out, never submitted), and a merge job after them and after the tasks still running; the old
    * merge job, which waits on the failed tasks for ever, is cancelled. With every shard done and no
    * merged results, submits the merge job alone.
+   *
+   * @param extra sbatch options for the new jobs, before the script (they override its #SBATCH
+   *     lines, e.g. {@code --time=8:00:00} after a timeout)
    */
-  public void resubmit(Layout l) throws IOException {
+  public void resubmit(Layout l, List<String> extra) throws IOException {
     Status.Report r = Status.of(l, tools);
     JobRecord job = r.job();
     if (!r.known()) {
@@ -214,7 +217,7 @@ public final class Jobs {
     }
     String array = null;
     if (!todo.isEmpty()) {
-      List<String> args = new ArrayList<>();
+      List<String> args = new ArrayList<>(extra);
       args.add(
           "--array="
               + ranges(todo.stream().map(k -> k - 1).toList())
@@ -227,7 +230,7 @@ public final class Jobs {
       deps.add(array);
     }
     deps.addAll(active);
-    List<String> margs = new ArrayList<>();
+    List<String> margs = new ArrayList<>(extra);
     if (!deps.isEmpty()) {
       margs.add("--dependency=afterok:" + String.join(":", deps));
     }

@@ -399,14 +399,18 @@ class SlurmCommandTest {
         "echo '41_1|TIMEOUT|None'\necho '41_2|RUNNING|None'\n"
             + "echo '42|PENDING|DependencyNeverSatisfied'");
     fake("scancel", "");
-    Run r = slurm("resubmit", out.toString());
+    Run bad = slurm("resubmit", out.toString(), "--time", "later");
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).startsWith("memplan: --time must be minutes");
+    Run r = slurm("resubmit", out.toString(), "--time", "2:00:00");
     assertThat(r.code()).as(r.err()).isZero();
     Path s = out.resolve("slurm");
     assertThat(calls())
         .containsExactly(
             "squeue -h -r -t all --me -o %i|%T|%r",
-            "sbatch --parsable --array=1 " + s.resolve("array.sbatch"),
-            "sbatch --parsable --dependency=afterok:43:41_2 " + s.resolve("merge.sbatch"),
+            "sbatch --parsable --time=2:00:00 --array=1 " + s.resolve("array.sbatch"),
+            "sbatch --parsable --time=2:00:00 --dependency=afterok:43:41_2 "
+                + s.resolve("merge.sbatch"),
             "scancel 42");
     assertThat(r.out())
         .isEqualTo(
