@@ -133,7 +133,8 @@ start_munge() {
 
 start_slurm() {
   if ! alive "$run/slurmctld.pid"; then
-    $sudo /usr/sbin/slurmctld
+    # -c: a clean slate, no jobs left over from an earlier start
+    $sudo /usr/sbin/slurmctld -c
     say "started slurmctld"
   fi
   for _ in $(seq 1 100); do
