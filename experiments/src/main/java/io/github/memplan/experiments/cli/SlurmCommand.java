@@ -135,7 +135,6 @@ final class SlurmCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "memplan slurm SUITE.yaml needs --out DIR and --tasks N");
     }
-    Scripts.validate(tasks, jobs, partition, time, mem, account, maxRunning, sbatchArgs);
     Suite suite = SuiteParser.parse(suiteFile);
     int runs = RunSpec.expand(suite).size();
     Scripts.Settings s =
@@ -200,7 +199,7 @@ final class SlurmCommand implements Callable<Integer> {
       throws IOException {
     List<String> extra = new ArrayList<>();
     List<String> args = newArgs == null ? List.of() : newArgs;
-    Scripts.validate(1, 1, newPartition, newTime, null, null, null, args);
+    Scripts.validate(newPartition, newTime, args);
     if (newTime != null) {
       extra.add("--time=" + newTime);
     }

@@ -79,10 +79,7 @@ public final class Jobs {
    */
   public void submit(Scripts.Settings s, Layout l, Launch launch, boolean dryRun)
       throws IOException {
-    if (s.tasks() > s.runs()) {
-      throw new IllegalArgumentException(
-          "--tasks " + s.tasks() + " is more than the " + s.runs() + " runs of the suite");
-    }
+    s.validate();
     if (l.out().toString().matches(".*[\\s'\"\\\\$`].*")) {
       throw new IllegalArgumentException(
           "--out: Slurm's #SBATCH lines take no spaces or quotes in paths: " + l.out());

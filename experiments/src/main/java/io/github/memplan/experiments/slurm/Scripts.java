@@ -54,6 +54,35 @@ public final class Scripts {
       sbatchArgs = List.copyOf(sbatchArgs);
       setup = List.copyOf(setup);
     }
+
+    /**
+     * Checks the settings that need no Slurm to check.
+     *
+     * @throws IllegalArgumentException naming the first bad one
+     */
+    public void validate() {
+      if (tasks < 1) {
+        throw new IllegalArgumentException("--tasks must be >= 1, not " + tasks);
+      }
+      if (tasks > runs) {
+        throw new IllegalArgumentException(
+            "--tasks " + tasks + " is more than the " + runs + " runs of the suite");
+      }
+      if (jobs < 1) {
+        throw new IllegalArgumentException("--jobs must be >= 1, not " + jobs);
+      }
+      if (maxRunning != null && maxRunning < 1) {
+        throw new IllegalArgumentException("--max-running must be >= 1, not " + maxRunning);
+      }
+      if (account != null && !NAME.matcher(account).matches()) {
+        throw new IllegalArgumentException("--account: not an account name: '" + account + "'");
+      }
+      if (mem != null && !MEM.matcher(mem).matches()) {
+        throw new IllegalArgumentException(
+            "--mem must be a size with an optional K, M, G or T (e.g. 8G), not '" + mem + "'");
+      }
+      Scripts.validate(partition, time, sbatchArgs);
+    }
   }
 
   private static final Pattern TIME =
@@ -62,43 +91,19 @@ public final class Scripts {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.+-]+");
 
   /**
-   * Checks the settings that need no Slurm to check.
+   * Checks the options that {@code memplan slurm resubmit} takes too.
    *
    * @throws IllegalArgumentException naming the first bad one
    */
-  public static void validate(
-      int tasks,
-      int jobs,
-      String partition,
-      String time,
-      String mem,
-      String account,
-      Integer maxRunning,
-      List<String> sbatchArgs) {
-    if (tasks < 1) {
-      throw new IllegalArgumentException("--tasks must be >= 1, not " + tasks);
-    }
-    if (jobs < 1) {
-      throw new IllegalArgumentException("--jobs must be >= 1, not " + jobs);
-    }
-    if (maxRunning != null && maxRunning < 1) {
-      throw new IllegalArgumentException("--max-running must be >= 1, not " + maxRunning);
-    }
+  public static void validate(String partition, String time, List<String> sbatchArgs) {
     if (partition != null && !partition.matches(NAME + "(," + NAME + ")*")) {
       throw new IllegalArgumentException("--partition: not a partition name: '" + partition + "'");
-    }
-    if (account != null && !NAME.matcher(account).matches()) {
-      throw new IllegalArgumentException("--account: not an account name: '" + account + "'");
     }
     if (time != null && !TIME.matcher(time).matches()) {
       throw new IllegalArgumentException(
           "--time must be minutes, [D-]HH:MM:SS or the like (e.g. 90, 2:00:00, 1-12), not '"
               + time
               + "'");
-    }
-    if (mem != null && !MEM.matcher(mem).matches()) {
-      throw new IllegalArgumentException(
-          "--mem must be a size with an optional K, M, G or T (e.g. 8G), not '" + mem + "'");
     }
     for (String a : sbatchArgs) {
       if (!a.startsWith("-") || a.contains("\n")) {

@@ -90,17 +90,17 @@ class SlurmCommandTest {
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  /** A fake whose calls count from {@code first}: {@code body} sees the count as $id. */
+  void fakeCounting(String name, int first, String body) throws IOException {
+    Path n = dir.resolve(name + ".count");
+    Files.writeString(n, first + "\n");
+    fake(name, "read id < '" + n + "'\necho $((id + 1)) > '" + n + "'\n" + body);
+  }
+
   /** sbatch that prints job ids 41, 42, ... (the first with a cluster name, as --parsable may). */
   void fakeSbatch() throws IOException {
-    Path n = dir.resolve("next-id");
-    Files.writeString(n, "41\n");
-    fake(
-        "sbatch",
-        "read id < '"
-            + n
-            + "'\necho $((id + 1)) > '"
-            + n
-            + "'\nif [ \"$id\" = 41 ]; then echo \"$id;local\"; else echo \"$id\"; fi");
+    fakeCounting(
+        "sbatch", 41, "if [ \"$id\" = 41 ]; then echo \"$id;local\"; else echo \"$id\"; fi");
   }
 
   List<String> calls() throws IOException {
@@ -259,15 +259,10 @@ class SlurmCommandTest {
 
   @Test
   void aMergeJobThatCannotBeSubmittedCancelsTheArray() throws IOException {
-    Path n = dir.resolve("n");
-    Files.writeString(n, "0\n");
-    fake(
+    fakeCounting(
         "sbatch",
-        "read c < '"
-            + n
-            + "'\necho $((c + 1)) > '"
-            + n
-            + "'\nif [ \"$c\" = 0 ]; then echo 7; else echo 'sbatch: error: no' >&2; exit 1; fi");
+        0,
+        "if [ \"$id\" = 0 ]; then echo 7; else echo 'sbatch: error: no' >&2; exit 1; fi");
     fake("scancel", "");
     Run r = slurm(submitArgs("--tasks", "2"));
     assertThat(r.code()).isEqualTo(1);
@@ -325,18 +320,22 @@ class SlurmCommandTest {
     assertThat(usage.err()).startsWith("memplan: memplan slurm SUITE.yaml needs --out DIR");
   }
 
+  /** Runs (or completes) shard k of 3 into out/shards/k, as its array task would. */
+  void runShard(int k) throws Exception {
+    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    Path shard = out.resolve("shards/" + k);
+    new Runner(
+            SuiteParser.parse(suite),
+            new Runner.Options(shard, true, new Shard(k, 3), 1, quiet, false))
+        .run();
+  }
+
   /** Submits 3 shards (jobs 41 and 42), then runs shard 1 in full and 1 run of shard 2. */
   void threeShardsOneDoneOneHalf() throws Exception {
     fakeSbatch();
     assertThat(slurm(submitArgs("--tasks", "3")).code()).isZero();
-    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-    for (int k = 1; k <= 2; k++) {
-      Path shard = out.resolve("shards/" + k);
-      new Runner(
-              SuiteParser.parse(suite),
-              new Runner.Options(shard, false, new Shard(k, 3), 1, quiet, false))
-          .run();
-    }
+    runShard(1);
+    runShard(2);
     Path half = out.resolve("shards/2/results.csv");
     List<ResultRow> rows = ResultsFile.read(half);
     int first = rows.get(0).run();
@@ -434,14 +433,8 @@ class SlurmCommandTest {
   @Test
   void withEveryShardDoneResubmitReplacesAStuckMergeJob() throws Exception {
     threeShardsOneDoneOneHalf();
-    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-    for (int k = 2; k <= 3; k++) {
-      new Runner(
-              SuiteParser.parse(suite),
-              new Runner.Options(
-                  out.resolve("shards/" + k), true, new Shard(k, 3), 1, quiet, false))
-          .run();
-    }
+    runShard(2);
+    runShard(3);
     fake("squeue", "echo '42|PENDING|DependencyNeverSatisfied'");
     fake("scancel", "");
     Run r = slurm("resubmit", out.toString());
