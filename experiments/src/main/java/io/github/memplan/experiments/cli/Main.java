@@ -43,6 +43,7 @@ import picocli.CommandLine.Spec;
       LmemCommand.class,
       RunCommand.class,
       MergeCommand.class,
+      SlurmCommand.class,
       ReportCommand.class
     },
     usageHelpAutoWidth = true)

@@ -20,9 +20,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Merge result directories (the shards of one suite) into one, in run order. A run found"
-          + " twice is kept once if its rows agree (timing aside); conflicting rows fail."
+          + " twice is kept once if its rows agree (timing aside); conflicting rows fail.",
+      "Runs of the suite's expansion that no directory holds (an unfinished shard) are named in"
+          + " a warning on stderr; with --require-complete they fail the merge."
     },
-    footer = {"", "Example:", "  memplan merge r/1 r/2 r/3 r/4 --out r/all"})
+    footer = {"", "Example:", "  memplan merge r/1 r/2 r/3 r/4 --out r/all --require-complete"})
 final class MergeCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -32,9 +34,23 @@ final class MergeCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", required = true, description = "Output directory.")
   Path out;
 
+  @Option(
+      names = "--require-complete",
+      description =
+          "Fail, writing nothing, when a run of the suite is missing from the directories.")
+  boolean requireComplete;
+
   @Override
   public Integer call() throws IOException {
-    List<ResultRow> rows = Merge.merge(dirs, out);
+    Merge.Result merged = Merge.merge(dirs, out, requireComplete);
+    List<ResultRow> rows = merged.rows();
+    PrintWriter err = spec.commandLine().getErr();
+    if (merged.expected() < 0) {
+      err.println("memplan merge: warning: no manifest.json: cannot tell whether runs are missing");
+    } else if (!merged.missing().isEmpty()) {
+      err.println("memplan merge: warning: " + merged.describeMissing());
+    }
+    err.flush();
     PrintWriter pw = spec.commandLine().getOut();
     long runs = rows.stream().filter(ResultRow::isTiming).count();
     pw.println("merged " + runs + " runs from " + dirs.size() + " directories");

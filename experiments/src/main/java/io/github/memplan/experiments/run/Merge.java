@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.memplan.experiments.store.ResultColumns;
@@ -19,16 +20,59 @@ import java.util.TreeMap;
  * in several directories is kept once if its rows agree (timing aside) and fails the merge if they
  * do not; runs of different suites fail. The output is in run order, with anytime.csv likewise and
  * a manifest.json that is the first directory's with the shard replaced by the merged list.
+ *
+ * <p>The runs of the suite's expansion that no directory holds (an unfinished or missing shard) are
+ * named in {@link Result#missing}, from the run count and problems of the directories'
+ * manifest.json; with {@code requireComplete} they fail the merge before anything is written.
  */
 public final class Merge {
   private Merge() {}
 
+  /** How many runs are named, at most, in the message of an incomplete merge. */
+  static final int NAMED_MISSING = 5;
+
   /**
-   * Merges {@code dirs} into {@code out}.
+   * What a merge did.
+   *
+   * @param rows the merged rows, in run order
+   * @param expected the runs of the suite's expansion, or -1 when no directory has a manifest.json
+   * @param missing the runs of the expansion that no directory holds, each as "run I (problem
+   *     instance planner seed S)", in run order
+   */
+  public record Result(List<ResultRow> rows, int expected, List<String> missing) {
+    /** One line: how many runs are missing and the first few of them. */
+    public String describeMissing() {
+      StringBuilder sb =
+          new StringBuilder()
+              .append(missing.size())
+              .append(" of ")
+              .append(expected)
+              .append(" runs missing: ");
+      sb.append(String.join(", ", missing.subList(0, Math.min(NAMED_MISSING, missing.size()))));
+      if (missing.size() > NAMED_MISSING) {
+        sb.append(", and ").append(missing.size() - NAMED_MISSING).append(" more");
+      }
+      return sb.toString();
+    }
+  }
+
+  /**
+   * Merges {@code dirs} into {@code out}; runs missing from the expansion are left out.
    *
    * @return the merged rows, in run order
    */
   public static List<ResultRow> merge(List<Path> dirs, Path out) throws IOException {
+    return merge(dirs, out, false).rows();
+  }
+
+  /**
+   * Merges {@code dirs} into {@code out}.
+   *
+   * @param requireComplete fail, writing nothing, when a run of the suite's expansion is missing
+   *     (or when no manifest.json tells the expansion)
+   */
+  public static Result merge(List<Path> dirs, Path out, boolean requireComplete)
+      throws IOException {
     Map<Integer, List<ResultRow>> byRun = new TreeMap<>();
     Map<Integer, Path> from = new LinkedHashMap<>();
     String suite = null;
@@ -71,7 +115,38 @@ public final class Merge {
         }
       }
     }
-    List<ResultRow> merged = new ArrayList<>();
+    JsonNode manifest = null;
+    Path manifestFile = null;
+    for (Path dir : dirs) {
+      Path f = dir.resolve(ResultColumns.MANIFEST_FILE);
+      if (Files.exists(f)) {
+        JsonNode m = Manifest.JSON.readTree(f.toFile());
+        if (manifest == null) {
+          manifest = m;
+          manifestFile = f;
+        } else if (m.path("runs").asInt(-1) != manifest.path("runs").asInt(-1)) {
+          throw new IllegalArgumentException(
+              f
+                  + ": "
+                  + m.path("runs").asInt(-1)
+                  + " runs, not "
+                  + manifest.path("runs").asInt(-1)
+                  + " as "
+                  + manifestFile);
+        }
+      }
+    }
+    int expected = manifest == null ? -1 : manifest.path("runs").asInt(-1);
+    List<String> missing = expected < 0 ? List.of() : missing(manifest, byRun.keySet());
+    if (requireComplete && expected < 0) {
+      throw new IllegalArgumentException(
+          "no manifest.json in the directories: cannot tell whether runs are missing");
+    }
+    Result result = new Result(new ArrayList<>(), expected, missing);
+    if (requireComplete && !missing.isEmpty()) {
+      throw new IllegalArgumentException("incomplete: " + result.describeMissing());
+    }
+    List<ResultRow> merged = result.rows();
     byRun.values().forEach(merged::addAll);
     Files.createDirectories(out);
     ResultsFile.write(out.resolve(ResultColumns.RESULTS_FILE), merged);
@@ -86,7 +161,41 @@ public final class Merge {
       m.put("mergedRuns", byRun.size());
       Manifest.write(out.resolve(ResultColumns.MANIFEST_FILE), m);
     }
-    return merged;
+    return result;
+  }
+
+  /**
+   * The runs of the expansion told by {@code manifest} (its run count, problems and replicates, in
+   * {@link RunSpec#expand} order) that are not in {@code present}.
+   */
+  static List<String> missing(JsonNode manifest, java.util.Set<Integer> present) {
+    int runs = manifest.path("runs").asInt();
+    List<String> names = new ArrayList<>();
+    int replicates = Math.max(1, manifest.path("replicates").asInt(1));
+    long seed = manifest.path("seed").asLong();
+    for (JsonNode p : manifest.path("problems")) {
+      for (JsonNode in : p.path("instances")) {
+        for (JsonNode pl : p.path("planners")) {
+          for (int r = 0; r < replicates; r++) {
+            names.add(
+                p.path("problem").asText()
+                    + " "
+                    + in.asText()
+                    + " "
+                    + pl.path("label").asText()
+                    + " seed "
+                    + (seed + r));
+          }
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      if (!present.contains(i)) {
+        out.add("run " + i + (names.size() == runs ? " (" + names.get(i) + ")" : ""));
+      }
+    }
+    return out;
   }
 
   private static int anytimeRunOf(String line) {

@@ -135,6 +135,33 @@ class RunnerTest {
   }
 
   @Test
+  void mergeNamesTheRunsMissingFromTheExpansionAndCanRequireThem() throws Exception {
+    Suite s = SuiteRuns.suite(dir, "m.yaml", SuiteRuns.dsaSuite(3, "10s", "naive", "tflm"));
+    SuiteRuns.run(s, dir.resolve("s1"), false, new Shard(1, 3), 1);
+    SuiteRuns.run(s, dir.resolve("s3"), false, new Shard(3, 3), 1);
+    List<Path> two = List.of(dir.resolve("s1"), dir.resolve("s3"));
+    Merge.Result r = Merge.merge(two, dir.resolve("m"), false);
+    assertThat(r.expected()).isEqualTo(6);
+    // shard 2/3 holds runs 1 and 4: (instance 1, tflm) and (instance 3, naive)
+    assertThat(r.missing())
+        .containsExactly("run 1 (dsa gen-20-s1 tflm seed 0)", "run 4 (dsa gen-20-s3 naive seed 0)");
+    assertThat(r.describeMissing()).startsWith("2 of 6 runs missing: run 1 (");
+    assertThat(SuiteRuns.rowsWithoutTiming(dir.resolve("m"))).hasSize(4 * 3);
+    assertThatThrownBy(() -> Merge.merge(two, dir.resolve("m2"), true))
+        .hasMessage(
+            "incomplete: 2 of 6 runs missing: run 1 (dsa gen-20-s1 tflm seed 0),"
+                + " run 4 (dsa gen-20-s3 naive seed 0)");
+    assertThat(dir.resolve("m2")).doesNotExist();
+    SuiteRuns.run(s, dir.resolve("s2"), false, new Shard(2, 3), 1);
+    Merge.Result all =
+        Merge.merge(
+            List.of(dir.resolve("s1"), dir.resolve("s2"), dir.resolve("s3")),
+            dir.resolve("m3"),
+            true);
+    assertThat(all.missing()).isEmpty();
+  }
+
+  @Test
   void mergingConflictingRowsFails() throws Exception {
     Suite s = SuiteRuns.suite(dir, "c.yaml", SuiteRuns.dsaSuite(1, "10s", "naive"));
     SuiteRuns.run(s, dir.resolve("a"), false, Shard.ALL, 1);
