@@ -77,7 +77,7 @@ public final class Main implements Callable<Integer> {
   public Integer call() {
     throw new ParameterException(
         spec.commandLine(),
-        "no command given (list, zoo, gmem, dsa, device, lmem, group, run, merge or report)");
+        "no command given (list, zoo, datasets, gmem, dsa, device, lmem, group, run, merge, report or slurm)");
   }
 
   /** A failure whose message is meant for the user as it is (one line, no stack trace). */
