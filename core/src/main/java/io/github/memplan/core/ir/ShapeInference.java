@@ -477,10 +477,24 @@ public final class ShapeInference {
   // ---------------------------------------------------------------- matrix products
 
   /** MatMul: numpy matmul (1-D operands promoted and the promoted dim removed; batch broadcast). */
+  /**
+   * MatMul, and TPU-MLIR's MatMul with a bias (top.MatMulOp's operand 2, which ONNX's MatMul does
+   * not have): an optional third input of N elements (N = the output's last dim), put there by the
+   * front end ({@code core.frontend.MatMulWithBias}).
+   */
   private static TensorType matMul(Ctx c) {
-    c.arity(2, 2);
+    c.arity(2, 3);
     c.sameDtype(0, 1);
-    return new TensorType(Shape.of(matMulDims(c)), c.in(0).dtype());
+    long[] out = matMulDims(c);
+    if (c.inputs.size() == 3) {
+      long n = out.length == 0 ? 1 : out[out.length - 1];
+      if (c.in(2).shape().elements() != n) {
+        throw c.fail(
+            "bias " + c.in(2).shape() + " must have " + n + " elements (output's last dim)");
+      }
+      c.sameDtype(0, 2);
+    }
+    return new TensorType(Shape.of(out), c.in(0).dtype());
   }
 
   /**

@@ -1,0 +1,11 @@
+package io.github.memplan.core.frontend;
+
+import io.github.memplan.core.ir.Graph;
+
+/** One rewrite of the front end, applied to the whole graph at once. */
+interface FrontEndPass {
+  FrontEnd.Pass id();
+
+  /** The graph with every match of the pattern rewritten (the graph itself when none). */
+  Graph apply(Graph graph);
+}
