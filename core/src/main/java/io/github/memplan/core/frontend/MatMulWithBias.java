@@ -47,7 +47,7 @@ final class MatMulWithBias implements FrontEndPass {
         continue;
       }
       Op add = Uses.onlyUser(graph, mm);
-      if (add.kind() != OpKind.ADD || add.inputs().size() != 2 || rw.touched(add)) {
+      if (add == null || add.kind() != OpKind.ADD || add.inputs().size() != 2 || rw.touched(add)) {
         continue;
       }
       String bias = null;

@@ -2,6 +2,7 @@ package io.github.memplan.core.frontend;
 
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
+import java.util.List;
 
 /** MLIR's use counts on a memplan graph, as TPU-MLIR's patterns test them ({@code hasOneUse}). */
 final class Uses {
@@ -33,8 +34,12 @@ final class Uses {
     return !tensor.isEmpty() && graph.tensor(tensor).role().isStored();
   }
 
-  /** The single op reading {@code op}'s only result (call after {@link #hasOneUse}). */
+  /**
+   * The single op reading {@code op}'s only result (call after {@link #hasOneUse}); null when the
+   * one use is the graph's output.
+   */
   static Op onlyUser(Graph graph, Op op) {
-    return graph.consumers(op.outputs().get(0)).get(0);
+    List<Op> users = graph.consumers(op.outputs().get(0));
+    return users.isEmpty() ? null : users.get(0);
   }
 }

@@ -218,6 +218,10 @@ class FrontEndTest {
     two.op("sum", OpKind.ADD, Attributes.empty(), "add", "mm");
     Graph g3 = two.output("sum").build();
     assertThat(only(g3, FrontEnd.Pass.MATMUL_BIAS)).isSameAs(g3);
+
+    // the one use is the graph output
+    Graph g4 = linear("bias", 16).output("mm").build();
+    assertThat(only(g4, FrontEnd.Pass.MATMUL_BIAS)).isSameAs(g4);
   }
 
   @Test

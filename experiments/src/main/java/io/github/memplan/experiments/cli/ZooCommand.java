@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.Graph;
@@ -257,11 +258,21 @@ final class ZooCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
 
+    @Mixin FrontEndOption frontEnd;
+
+    @Option(
+        names = "--fused",
+        description =
+            "List the ops after the front end (see --front-end) instead of the model as built.")
+    boolean fused;
+
     @Override
     public Integer call() {
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Stats s = Stats.of(p);
-      Graph g = s.graph();
+      Graph built = s.graph();
+      Graph after = FrontEnd.apply(built, frontEnd.frontEnd);
+      Graph g = fused ? after : built;
       Report r = new Report();
       r.add("name", "model", p.name(), p.name());
       r.add("family", "family", p.family(), p.family());
@@ -274,7 +285,13 @@ final class ZooCommand implements Callable<Integer> {
       r.add("storedBytes", "weights", s.storedBytes(), PlanRun.bytes(s.storedBytes()));
       r.add("macs", "MACs", s.macs(), s.macs() + " (" + count(s.macs()) + ")");
       r.add("ops", "ops", s.ops(), Integer.toString(s.ops()));
-      r.add("tensors", "tensors", g.tensors().size(), Integer.toString(g.tensors().size()));
+      r.add(
+          "frontEndOps",
+          "after front end",
+          after.ops().size(),
+          after.ops().size() + " ops (" + frontEnd.frontEnd + "; what LayerGroup sees)");
+      r.json("frontEnd", frontEnd.frontEnd.toString());
+      r.add("tensors", "tensors", built.tensors().size(), Integer.toString(built.tensors().size()));
       r.add(
           "activationBytes",
           "activations",
@@ -402,6 +419,16 @@ final class ZooCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE, not stdout.")
     Path out;
 
+    @Option(
+        names = "--front-end",
+        paramLabel = "PASSES",
+        converter = FrontEndOption.Converter.class,
+        description =
+            "TPU-MLIR's front-end fusions to run first (see 'memplan gmem --help'): for dsa-csv"
+                + " 'all' unless given (the GMEM problem is planned on the fused graph); json and"
+                + " dot write the model as built unless given.")
+    FrontEnd.Options frontEnd;
+
     @Override
     public Integer call() throws IOException {
       if (format != Format.dsa_csv && (chip != null || inputsDie)) {
@@ -411,7 +438,11 @@ final class ZooCommand implements Callable<Integer> {
       }
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Chip c = format == Format.dsa_csv ? Chips.get(chip == null ? Chips.DEFAULT : chip) : null;
-      Graph g = p.build();
+      FrontEnd.Options fe =
+          frontEnd != null
+              ? frontEnd
+              : format == Format.dsa_csv ? FrontEnd.Options.ALL : FrontEnd.Options.NONE;
+      Graph g = FrontEnd.apply(p.build(), fe);
       Writer w =
           out == null
               ? spec.commandLine().getOut()
