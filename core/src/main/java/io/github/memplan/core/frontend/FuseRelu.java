@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>that op has the trait {@code SupportFuseRelu} ({@code TopOps.td} at 0033e680e7: Conv,
  *       Deconv, the pools (Avg/MaxPool, which TPU-MLIR's global pools become), Add, Sub, Mul and
  *       their Const forms, MatMul (Gemm becomes one), BatchNorm and Scale, Reciprocal, Upsample,
- *       Einsum; not Div, Concat or the other activations),
+ *       Einsum; a Div by or of a scalar constant, which becomes MulConst or Reciprocal; not another
+ *       Div, Concat or the other activations),
  *   <li>and the ReLU's result is stored as F32 or F16.
  * </ul>
  *
@@ -89,7 +90,7 @@ final class FuseRelu implements FrontEndPass {
       if (former == null
           || rw.touched(former)
           || !Uses.hasOneUse(graph, former)
-          || !SUPPORT_FUSE_RELU.contains(former.kind())) {
+          || !supportsFuseRelu(graph, former)) {
         continue;
       }
       DType storage = graph.tensor(relu.outputs().get(0)).dtype();
@@ -111,6 +112,27 @@ final class FuseRelu implements FrontEndPass {
       rw.remove(relu);
     }
     return rw.build();
+  }
+
+  /**
+   * Whether {@code op}'s TPU-MLIR op has {@code SupportFuseRelu}: its kind is in {@link
+   * #SUPPORT_FUSE_RELU}, or it is a Div with a one-element coefficient operand, which TPU-MLIR's
+   * ONNX front end makes a MulConst (divisor constant) or a Reciprocal (dividend constant), both
+   * with the trait ({@code OnnxConverter.py}, {@code convert_div_op}).
+   */
+  static boolean supportsFuseRelu(Graph graph, Op op) {
+    if (SUPPORT_FUSE_RELU.contains(op.kind())) {
+      return true;
+    }
+    if (op.kind() != OpKind.DIV || op.inputs().size() != 2) {
+      return false;
+    }
+    for (String in : op.inputs()) {
+      if (Uses.isWeight(graph, in) && graph.tensor(in).shape().elements() == 1) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -138,6 +138,18 @@ class FrontEndTest {
   }
 
   @Test
+  void aDivByAScalarConstantIsAMulConstAndTakesTheRelu() {
+    Graph.Builder b = Graph.builder("div");
+    b.input("x", DType.F32, 1, 8);
+    b.constant("two", DType.F32, 1);
+    b.op("div", OpKind.DIV, Attributes.empty(), "x", "two");
+    b.op("relu", OpKind.RELU, Attributes.empty(), "div");
+    Graph f = only(b.output("relu").build(), FrontEnd.Pass.FUSE_RELU);
+    assertThat(kinds(f)).containsExactly("Div");
+    assertThat(FrontEnd.doRelu(f.ops().get(0))).isTrue();
+  }
+
+  @Test
   void clipToZeroSixIsAReluWithLimitSixButOtherClipsAreNot() {
     Graph.Builder b = convInput("relu6");
     b.op(
