@@ -1,5 +1,6 @@
 package io.github.memplan.core.frontend;
 
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Attr;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.Graph;
@@ -37,10 +38,13 @@ import java.util.Map;
  * the Scale's bias). The BatchNorm's scale, mean and variance leave the graph; the filter keeps its
  * name and shape (updated in place, {@code filterOp.update}).
  *
+ * <p>On BM1684 the pass does nothing: {@code MergeScale2Conv} is not among BM1684's
+ * processor-optimize patterns, so there the BatchNorm reaches LayerGroup as a Scale (a ReLU after
+ * it is fused into it, see {@link FuseRelu}).
+ *
  * <p>Departures: memplan has no weight values, so nothing is computed, only the graph's shape
- * changes; a BatchNorm whose input is not such a Conv stays a BatchNorm, where TPU-MLIR makes it a
- * Scale and then a depthwise 1x1 Conv ({@code ConvertScaleOp}): one op either way. Applied on every
- * chip (the BM1684 pattern list was not checked).
+ * changes; a BatchNorm that is not folded stays a BatchNorm, where TPU-MLIR makes it a Scale (and
+ * on BM1684X and CV18xx then a depthwise 1x1 Conv, {@code ConvertScaleOp}): one op either way.
  */
 final class BatchNormToConv implements FrontEndPass {
   @Override
@@ -49,7 +53,10 @@ final class BatchNormToConv implements FrontEndPass {
   }
 
   @Override
-  public Graph apply(Graph graph) {
+  public Graph apply(Graph graph, Chip chip) {
+    if (!mergesScaleIntoConv(chip)) {
+      return graph;
+    }
     GraphRewrite rw = new GraphRewrite(graph);
     for (Op bn : graph.ops()) {
       if (bn.kind() != OpKind.BATCH_NORMALIZATION || bn.outputs().size() != 1) {
@@ -82,5 +89,16 @@ final class BatchNormToConv implements FrontEndPass {
       }
     }
     return rw.build();
+  }
+
+  /**
+   * Whether TPU-MLIR's processor-optimize pass merges Scale into Conv on {@code chip}: {@code
+   * MergeScale2Conv} is in the BM1684X pattern list (every BM168x-style chip but BM1684) and the
+   * CV18xx list, not in BM1684's ({@code OptimizeBM1684.cpp} at 454a0a5c5a registers only
+   * Squeeze/Unsqueeze to Reshape, ConvertMultiInputAdd, ConcatToSwapDimInner and
+   * NoneZeroFixRowMajor).
+   */
+  static boolean mergesScaleIntoConv(Chip chip) {
+    return !chip.name().equals("bm1684");
   }
 }

@@ -1,5 +1,6 @@
 package io.github.memplan.core.frontend;
 
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import java.util.ArrayList;
@@ -137,18 +138,21 @@ public final class FrontEnd {
     }
   }
 
-  /** {@code graph} after the passes {@code options} switches on, in the order of {@link Pass}. */
-  public static Graph apply(Graph graph, Options options) {
+  /**
+   * {@code graph} after the passes {@code options} switches on, in the order of {@link Pass}, as
+   * TPU-MLIR runs them for {@code chip} (its processor-optimize patterns depend on the chip).
+   */
+  public static Graph apply(Graph graph, Chip chip, Options options) {
     Graph g = graph;
     for (Pass p : options.passes()) {
-      g = pass(p).apply(g);
+      g = pass(p).apply(g, chip);
     }
     return g;
   }
 
-  /** {@code graph} after every pass. */
-  public static Graph apply(Graph graph) {
-    return apply(graph, Options.ALL);
+  /** {@code graph} after every pass, for {@code chip}. */
+  public static Graph apply(Graph graph, Chip chip) {
+    return apply(graph, chip, Options.ALL);
   }
 
   private static FrontEndPass pass(Pass p) {

@@ -1,5 +1,6 @@
 package io.github.memplan.core.frontend;
 
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Attr;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
@@ -68,7 +69,7 @@ final class FuseRelu implements FrontEndPass {
   }
 
   @Override
-  public Graph apply(Graph graph) {
+  public Graph apply(Graph graph, Chip chip) {
     Graph g = graph;
     while (true) {
       Graph next = once(g);

@@ -1,5 +1,6 @@
 package io.github.memplan.core.frontend;
 
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.OpKind;
@@ -37,7 +38,7 @@ final class MatMulWithBias implements FrontEndPass {
   }
 
   @Override
-  public Graph apply(Graph graph) {
+  public Graph apply(Graph graph, Chip chip) {
     GraphRewrite rw = new GraphRewrite(graph);
     for (Op mm : graph.ops()) {
       if (mm.kind() != OpKind.MAT_MUL

@@ -3,6 +3,8 @@ package io.github.memplan.core.frontend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -42,8 +44,10 @@ class FrontEndTest {
         name + ".var");
   }
 
+  private static final Chip BM1684X = Chips.get("bm1684x");
+
   private static Graph only(Graph g, FrontEnd.Pass p) {
-    return FrontEnd.apply(g, new FrontEnd.Options(EnumSet.of(p)));
+    return FrontEnd.apply(g, BM1684X, new FrontEnd.Options(EnumSet.of(p)));
   }
 
   private static List<String> kinds(Graph g) {
@@ -248,13 +252,21 @@ class FrontEndTest {
     b.op("add", OpKind.ADD, Attributes.empty(), "bn2", "x");
     b.op("relu2", OpKind.RELU, Attributes.empty(), "add");
     Graph g = b.output("relu2").build();
-    Graph f = FrontEnd.apply(g);
+    Graph f = FrontEnd.apply(g, BM1684X);
     assertThat(g.ops()).hasSize(7);
     assertThat(kinds(f)).containsExactly("Conv", "Conv", "Add");
     assertThat(f.ops()).extracting(Op::name).containsExactly("relu1", "bn2", "relu2");
     assertThat(f.ops()).extracting(FrontEnd::doRelu).containsExactly(true, false, true);
-    assertThat(FrontEnd.apply(g, FrontEnd.Options.NONE)).isSameAs(g);
-    assertThat(FrontEnd.apply(f)).isSameAs(f);
+    assertThat(FrontEnd.apply(g, BM1684X, FrontEnd.Options.NONE)).isSameAs(g);
+    assertThat(FrontEnd.apply(f, BM1684X)).isSameAs(f);
+
+    // BM1684 has no MergeScale2Conv: the BatchNorms stay (as Scales), the ReLU fuses into bn1
+    Graph bm1684 = FrontEnd.apply(g, Chips.get("bm1684"));
+    assertThat(kinds(bm1684))
+        .containsExactly("Conv", "BatchNormalization", "Conv", "BatchNormalization", "Add");
+    assertThat(bm1684.ops())
+        .extracting(FrontEnd::doRelu)
+        .containsExactly(false, true, false, false, true);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
@@ -26,9 +27,9 @@ final class FrontEndOption {
       description = HELP)
   FrontEnd.Options frontEnd = FrontEnd.Options.ALL;
 
-  /** {@code provider}'s graph after the front end. */
-  Graph graph(ModelProvider provider) {
-    return FrontEnd.apply(provider.build(), frontEnd);
+  /** {@code provider}'s graph after the front end for {@code chip}. */
+  Graph graph(ModelProvider provider, Chip chip) {
+    return FrontEnd.apply(provider.build(), chip, frontEnd);
   }
 
   /** Parses {@code --front-end}'s value. */

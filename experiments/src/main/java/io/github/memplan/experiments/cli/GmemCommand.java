@@ -52,7 +52,7 @@ final class GmemCommand implements Callable<Integer> {
     }
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
-    Graph graph = frontEnd.graph(provider);
+    Graph graph = frontEnd.graph(provider, c);
     GmemProblem problem =
         GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));
     if (AllPlanners.requested(opts)) {

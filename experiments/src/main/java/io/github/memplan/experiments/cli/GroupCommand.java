@@ -128,7 +128,7 @@ final class GroupCommand implements Callable<Integer> {
     boolean json = opts.json;
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
-    Graph graph = frontEnd.graph(provider);
+    Graph graph = frontEnd.graph(provider, c);
     GroupProblem problem =
         GroupProblem.of(graph, c, new GroupOptions(!noH2Rule, GroupOptions.Objective.CYCLES));
     PlannerProvider<GroupProblem, Grouping> pp = Planners.get(planner, GroupProblem.class);

@@ -261,6 +261,15 @@ final class ZooCommand implements Callable<Integer> {
     @Mixin FrontEndOption frontEnd;
 
     @Option(
+        names = "--chip",
+        paramLabel = "CHIP",
+        defaultValue = Chips.DEFAULT,
+        description =
+            "The chip whose front end counts (TPU-MLIR's processor-optimize patterns depend on"
+                + " it; default: ${DEFAULT-VALUE}).")
+    String chip;
+
+    @Option(
         names = "--fused",
         description =
             "List the ops after the front end (see --front-end) instead of the model as built.")
@@ -271,7 +280,8 @@ final class ZooCommand implements Callable<Integer> {
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Stats s = Stats.of(p);
       Graph built = s.graph();
-      Graph after = FrontEnd.apply(built, frontEnd.frontEnd);
+      Chip c = Chips.get(chip);
+      Graph after = FrontEnd.apply(built, c, frontEnd.frontEnd);
       Graph g = fused ? after : built;
       Report r = new Report();
       r.add("name", "model", p.name(), p.name());
@@ -289,7 +299,13 @@ final class ZooCommand implements Callable<Integer> {
           "frontEndOps",
           "after front end",
           after.ops().size(),
-          after.ops().size() + " ops (" + frontEnd.frontEnd + "; what LayerGroup sees)");
+          after.ops().size()
+              + " ops (front end "
+              + frontEnd.frontEnd
+              + " on "
+              + c.name()
+              + "; what LayerGroup sees)");
+      r.json("frontEndChip", c.name());
       r.json("frontEnd", frontEnd.frontEnd.toString());
       r.add("tensors", "tensors", built.tensors().size(), Integer.toString(built.tensors().size()));
       r.add(
@@ -424,25 +440,28 @@ final class ZooCommand implements Callable<Integer> {
         paramLabel = "PASSES",
         converter = FrontEndOption.Converter.class,
         description =
-            "TPU-MLIR's front-end fusions to run first (see 'memplan gmem --help'): for dsa-csv"
-                + " 'all' unless given (the GMEM problem is planned on the fused graph); json and"
-                + " dot write the model as built unless given.")
+            "TPU-MLIR's front-end fusions to run first, for --chip (see 'memplan gmem --help'):"
+                + " for dsa-csv 'all' unless given (the GMEM problem is planned on the fused"
+                + " graph); json and dot write the model as built unless given.")
     FrontEnd.Options frontEnd;
 
     @Override
     public Integer call() throws IOException {
-      if (format != Format.dsa_csv && (chip != null || inputsDie)) {
+      if (format != Format.dsa_csv && inputsDie) {
         throw new ParameterException(
-            spec.commandLine(),
-            (chip != null ? "--chip" : "--inputs-die") + " applies only to --format dsa-csv");
+            spec.commandLine(), "--inputs-die applies only to --format dsa-csv");
+      }
+      if (format != Format.dsa_csv && chip != null && frontEnd == null) {
+        throw new ParameterException(
+            spec.commandLine(), "--chip applies only to --format dsa-csv or with --front-end");
       }
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
-      Chip c = format == Format.dsa_csv ? Chips.get(chip == null ? Chips.DEFAULT : chip) : null;
+      Chip c = Chips.get(chip == null ? Chips.DEFAULT : chip);
       FrontEnd.Options fe =
           frontEnd != null
               ? frontEnd
               : format == Format.dsa_csv ? FrontEnd.Options.ALL : FrontEnd.Options.NONE;
-      Graph g = FrontEnd.apply(p.build(), fe);
+      Graph g = FrontEnd.apply(p.build(), c, fe);
       Writer w =
           out == null
               ? spec.commandLine().getOut()

@@ -171,7 +171,7 @@ public final class DeviceKind implements ProblemKind {
     List<Network> catalogue = new ArrayList<>();
     if (kind.equals("serving")) {
       for (String m : models) {
-        catalogue.add(Network.fromGraph(m, FrontEnd.apply(Models.get(m).build()), chip));
+        catalogue.add(Network.fromGraph(m, FrontEnd.apply(Models.get(m).build(), chip), chip));
       }
     }
     return TraceGenerators.generate(kind, catalogue, layout, seed, serving);

@@ -68,7 +68,7 @@ public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
               provider.name() + "@" + c.name() + GroupKind.suffix(frontEnd),
               () ->
                   GmemBuilder.build(
-                          FrontEnd.apply(provider.build(), frontEnd),
+                          FrontEnd.apply(provider.build(), c, frontEnd),
                           c,
                           GmemOptions.defaults().withInputsLiveForever(true))
                       .activations()));

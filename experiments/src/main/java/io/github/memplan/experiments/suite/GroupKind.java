@@ -75,7 +75,7 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
       out.add(
           new SuiteInstance(
               provider.name() + "@" + c.name() + (h2Rule ? "" : "-no-h2") + suffix(fe),
-              () -> GroupProblem.of(FrontEnd.apply(provider.build(), fe), c, options)));
+              () -> GroupProblem.of(FrontEnd.apply(provider.build(), c, fe), c, options)));
     }
     return out;
   }

@@ -406,7 +406,7 @@ class MainTest {
   /** What the CLI must report for test-tiny, computed here straight from core. */
   static DsaInstance tinyActivations(boolean inputsDie) {
     return GmemBuilder.build(
-            FrontEnd.apply(new TestTinyModel().build()),
+            FrontEnd.apply(new TestTinyModel().build(), Chips.get("bm1684x")),
             Chips.get("bm1684x"),
             GmemOptions.defaults().withInputsLiveForever(!inputsDie))
         .activations();
@@ -416,7 +416,7 @@ class MainTest {
   void plansAModelsGmem() throws IOException {
     GmemProblem p =
         GmemBuilder.build(
-            FrontEnd.apply(new TestTinyModel().build()),
+            FrontEnd.apply(new TestTinyModel().build(), Chips.defaultChip()),
             Chips.defaultChip(),
             GmemOptions.defaults());
     DsaInstance a = p.activations();

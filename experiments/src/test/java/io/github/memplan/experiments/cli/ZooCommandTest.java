@@ -90,7 +90,8 @@ class ZooCommandTest {
         .containsPattern("(?m)^parameters +2708 \\(2\\.71K\\)$")
         .containsPattern("(?m)^MACs +11776 \\(11\\.78K\\)$")
         .containsPattern("(?m)^ops +4$")
-        .containsPattern("(?m)^after front end +3 ops \\(all; what LayerGroup sees\\)$")
+        .containsPattern(
+            "(?m)^after front end +3 ops \\(front end all on bm1684x; what LayerGroup sees\\)$")
         .containsPattern("(?m)^activations +3112 B \\(3\\.04 KiB\\), all op results$")
         .containsPattern("(?m)^# +OP +KIND +OUTPUT +BYTES +MACS +READS$")
         .containsPattern("(?m)^0 +conv +Conv +1x4x8x8 +1 KiB +9\\.22K +x$")
@@ -136,7 +137,7 @@ class ZooCommandTest {
     for (String chip : new String[] {"bm1684x", "cv183x"}) {
       DsaInstance expected =
           GmemBuilder.build(
-                  FrontEnd.apply(new TestTinyModel().build()),
+                  FrontEnd.apply(new TestTinyModel().build(), Chips.get(chip)),
                   Chips.get(chip),
                   GmemOptions.defaults())
               .activations();

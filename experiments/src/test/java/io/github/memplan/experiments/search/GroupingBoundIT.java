@@ -46,8 +46,8 @@ class GroupingBoundIT {
             DynamicTest.dynamicTest(
                 model + "@" + chipName,
                 () -> {
-                  Graph g = FrontEnd.apply(Models.get(model).build());
                   Chip chip = Chips.get(chipName);
+                  Graph g = FrontEnd.apply(Models.get(model).build(), chip);
                   GroupProblem p = GroupProblem.of(g, chip, GroupOptions.DEFAULT);
                   GroupingBound.Totals bound = GroupingBound.of(p).totals();
                   GroupCost ungrouped = cost.ungrouped(g, p.order(), chip);

@@ -2,6 +2,8 @@ package io.github.memplan.experiments.zoo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Macs;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /** The front end ({@link FrontEnd}) on the zoo's models. */
 class FrontEndZooTest {
+  private static final Chip BM1684X = Chips.get("bm1684x");
+
   @TestFactory
   Stream<DynamicTest> everyModelKeepsItsInterfaceAndMacsAndReachesAFixedPoint() {
     List<DynamicTest> tests = new ArrayList<>();
@@ -27,7 +31,7 @@ class FrontEndZooTest {
               m.name(),
               () -> {
                 Graph g = m.build();
-                Graph f = FrontEnd.apply(g);
+                Graph f = FrontEnd.apply(g, BM1684X);
                 assertThat(f.ops().size()).isLessThanOrEqualTo(g.ops().size());
                 assertThat(f.inputs()).isEqualTo(g.inputs());
                 assertThat(f.outputs()).isEqualTo(g.outputs());
@@ -36,7 +40,9 @@ class FrontEndZooTest {
                 }
                 assertThat(Macs.of(f)).isEqualTo(Macs.of(g));
                 assertThat(f.parameterCount()).isLessThanOrEqualTo(g.parameterCount());
-                assertThat(FrontEnd.apply(f)).isSameAs(f);
+                assertThat(FrontEnd.apply(f, BM1684X)).isSameAs(f);
+                Graph onBm1684 = FrontEnd.apply(g, Chips.get("bm1684"));
+                assertThat(onBm1684.ops().size()).isBetween(f.ops().size(), g.ops().size());
               }));
     }
     return tests.stream();
@@ -49,7 +55,7 @@ class FrontEndZooTest {
   @Test
   void resnet18ReachesLayerGroupAsTpuMlirsThirtyTwoOps() {
     Graph g = Models.get("resnet18").build();
-    Graph f = FrontEnd.apply(g);
+    Graph f = FrontEnd.apply(g, BM1684X);
     // 20 Conv (the stem's and each block's first with their ReLU: 9; each block's second and
     // the 3 downsamples feed an Add: 11), 8 Add with ReLU, MaxPool, global pool, Flatten, Gemm;
     // the 20 BatchNorms and 17 ReLUs (9 after a conv, 8 after an Add) leave
@@ -60,12 +66,14 @@ class FrontEndZooTest {
     assertThat(count(f, OpKind.ADD, true)).isEqualTo(8);
     assertThat(f.ops().stream().map(Op::kind))
         .doesNotContain(OpKind.BATCH_NORMALIZATION, OpKind.RELU);
+    // BM1684 keeps the BatchNorms (Scales there) and fuses the ReLUs into them and the Adds
+    assertThat(FrontEnd.apply(g, Chips.get("bm1684")).ops()).hasSize(32 + 20);
   }
 
   @Test
   void bertBaseLosesItsSeventyTwoBiasAdds() {
     Graph g = Models.get("bert-base").build();
-    Graph f = FrontEnd.apply(g);
+    Graph f = FrontEnd.apply(g, BM1684X);
     // 12 layers x 6 linear layers (query, key, value, attention output, intermediate, output)
     assertThat(g.ops().size() - f.ops().size()).isEqualTo(12 * 6);
     assertThat(f.ops().stream().filter(o -> o.kind() == OpKind.MAT_MUL && o.inputs().size() == 3))

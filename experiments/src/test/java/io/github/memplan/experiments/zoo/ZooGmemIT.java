@@ -60,9 +60,10 @@ class ZooGmemIT {
           DynamicTest.dynamicTest(
               m.name(),
               () -> {
-                Graph g = FrontEnd.apply(m.build());
+                Graph built = m.build();
                 for (String chipName : CHIPS) {
                   Chip chip = Chips.get(chipName);
+                  Graph g = FrontEnd.apply(built, chip);
                   DsaInstance instance =
                       GmemBuilder.build(g, chip, GmemOptions.defaults()).activations();
                   long lb = LowerBounds.maxLoad(instance);
