@@ -48,11 +48,6 @@ import java.util.Map;
  */
 final class BatchNormToConv implements FrontEndPass {
   @Override
-  public FrontEnd.Pass id() {
-    return FrontEnd.Pass.BN_TO_CONV;
-  }
-
-  @Override
   public Graph apply(Graph graph, Chip chip) {
     if (!mergesScaleIntoConv(chip)) {
       return graph;

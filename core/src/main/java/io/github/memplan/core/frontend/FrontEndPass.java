@@ -5,8 +5,6 @@ import io.github.memplan.core.ir.Graph;
 
 /** One rewrite of the front end, applied to the whole graph at once. */
 interface FrontEndPass {
-  FrontEnd.Pass id();
-
   /**
    * The graph with every match of the pattern rewritten for {@code chip} (the graph itself when
    * none).

@@ -64,11 +64,6 @@ final class FuseRelu implements FrontEndPass {
           OpKind.UPSAMPLE);
 
   @Override
-  public FrontEnd.Pass id() {
-    return FrontEnd.Pass.FUSE_RELU;
-  }
-
-  @Override
   public Graph apply(Graph graph, Chip chip) {
     Graph g = graph;
     while (true) {

@@ -33,11 +33,6 @@ import java.util.List;
  */
 final class MatMulWithBias implements FrontEndPass {
   @Override
-  public FrontEnd.Pass id() {
-    return FrontEnd.Pass.MATMUL_BIAS;
-  }
-
-  @Override
   public Graph apply(Graph graph, Chip chip) {
     GraphRewrite rw = new GraphRewrite(graph);
     for (Op mm : graph.ops()) {
