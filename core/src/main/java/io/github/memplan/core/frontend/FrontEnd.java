@@ -12,19 +12,20 @@ import java.util.Set;
 
 /**
  * TPU-MLIR's front-end fusions before LayerGroup, on memplan's ONNX-level graph: {@link
- * Pass#BN_TO_CONV} ({@link BatchNormToConv}), {@link Pass#MATMUL_BIAS} ({@link MatMulWithBias}) and
- * {@link Pass#FUSE_RELU} ({@link FuseRelu}), in that order. In TPU-MLIR they always run ({@code
- * --canonicalize} in model_transform, {@code --processor-optimize} in model_deploy), so {@link
- * Options#ALL} is the default everywhere a graph is planned; each can be switched off to measure
- * what it changes.
+ * Pass#ONNX_OPT} ({@link OnnxOpt}), {@link Pass#BN_TO_CONV} ({@link BatchNormToConv}), {@link
+ * Pass#MATMUL_BIAS} ({@link MatMulWithBias}) and {@link Pass#FUSE_RELU} ({@link FuseRelu}), in that
+ * order. In TPU-MLIR they always run ({@code onnx_opt} in the ONNX converter, {@code
+ * --canonicalize} in model_transform, {@code --processor-optimize} in model_deploy, whose patterns
+ * depend on the chip: on BM1684 BatchNorm is not folded into Conv), so {@link Options#ALL} is the
+ * default everywhere a graph is planned; each can be switched off to measure what it changes.
  *
  * <p>A fused activation is recorded as TPU-MLIR records it: attributes {@value #DO_RELU} (1) and
  * {@value #RELU_LIMIT} (-1 for none, else the cap) on the producing op, which defines the
  * activation's output and takes its name.
  *
- * <p>Order: TPU-MLIR's greedy rewriter interleaves the patterns; for these three the result does
- * not depend on the order except where noted in each pass (a ReLU fused into a Scale before the
- * Scale merges into the Conv ends on the Conv, as here).
+ * <p>Order: TPU-MLIR's greedy rewriter interleaves the canonicalization patterns; for these the
+ * result does not depend on the order (a ReLU fused into a Scale before the Scale merges into the
+ * Conv ends on the Conv, as here). {@code onnx_opt} runs before everything else, as here.
  */
 public final class FrontEnd {
   private FrontEnd() {}
@@ -37,6 +38,11 @@ public final class FrontEnd {
 
   /** The passes, each switchable by its name. */
   public enum Pass {
+    /**
+     * Decomposed LayerNorm, GELU, HardSigmoid and HardSwish of an exported ONNX model as one op
+     * ({@code onnx_opt}'s patterns).
+     */
+    ONNX_OPT("onnx-opt"),
     /**
      * Conv + BatchNorm: BatchNorm folded into the Conv ({@code TopBatchNormToScale}, then {@code
      * MergeScale2Conv}).
@@ -157,6 +163,7 @@ public final class FrontEnd {
 
   private static FrontEndPass pass(Pass p) {
     return switch (p) {
+      case ONNX_OPT -> new OnnxOpt();
       case BN_TO_CONV -> new BatchNormToConv();
       case MATMUL_BIAS -> new MatMulWithBias();
       case FUSE_RELU -> new FuseRelu();

@@ -856,12 +856,17 @@ public final class ShapeInference {
    * are normalized, and Scale and B must broadcast (unidirectionally) to them.
    */
   private static TensorType layerNorm(Ctx c) {
-    c.arity(2, 3);
+    // X alone is TPU-MLIR's LayerNorm without affine parameters (its weight and bias may be
+    // none), which the front end makes of a decomposed torch LayerNorm (core.frontend.OnnxOpt)
+    c.arity(1, 3);
     TensorType x = c.in(0);
     int r = x.shape().rank();
     long axis = c.attrs().getInt("axis", -1);
     int a = c.axis(axis, r, "axis");
     c.attrs().getFloat("epsilon", 1e-5);
+    if (c.inputs.size() == 1) {
+      return x;
+    }
     long[] normalized = Arrays.copyOfRange(x.shape().dims(), a, r);
     String target = "normalized dims " + Shape.of(normalized) + " of X " + x.shape();
     c.sameDtype(0, 1);
