@@ -23,8 +23,10 @@ import java.util.Map;
  * <p><b>Per op (TIU).</b> {@code tiu(op) = ceil(work / (NPU_NUM · EU))} where {@code EU = EU_BYTES
  * / dtype_bytes} elements per lane per cycle and {@code work} is the op's MACs ({@link Macs}) when
  * it has any, else its element ops: output elements × {@code kh·kw} for pools, input elements for
- * global pools, × 2 for BatchNorm, × 5 for Softmax and LayerNorm, × 1 otherwise. In a group, an
- * op's work in one iteration is its work × (output slice elements / output elements).
+ * global pools, × 2 for BatchNorm, × 5 for Softmax and LayerNorm, × 1 otherwise. An activation
+ * fused by the front end ({@code do_relu}, {@code core.frontend}) adds nothing: the conv, eltwise
+ * and matmul instructions apply it to their results. In a group, an op's work in one iteration is
+ * its work × (output slice elements / output elements).
  *
  * <p><b>Per transfer (GDMA).</b> {@code gdma(bytes) = ceil(bytes / DDR_GBps · TIU_MHz / 1000)}
  * (bytes at GB/s are nanoseconds). A transfer moves the tensor's actual slice in that iteration,

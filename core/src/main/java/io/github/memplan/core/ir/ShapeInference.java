@@ -477,10 +477,24 @@ public final class ShapeInference {
   // ---------------------------------------------------------------- matrix products
 
   /** MatMul: numpy matmul (1-D operands promoted and the promoted dim removed; batch broadcast). */
+  /**
+   * MatMul, and TPU-MLIR's MatMul with a bias (top.MatMulOp's operand 2, which ONNX's MatMul does
+   * not have): an optional third input of N elements (N = the output's last dim), put there by the
+   * front end ({@code core.frontend.MatMulWithBias}).
+   */
   private static TensorType matMul(Ctx c) {
-    c.arity(2, 2);
+    c.arity(2, 3);
     c.sameDtype(0, 1);
-    return new TensorType(Shape.of(matMulDims(c)), c.in(0).dtype());
+    long[] out = matMulDims(c);
+    if (c.inputs.size() == 3) {
+      long n = out.length == 0 ? 1 : out[out.length - 1];
+      if (c.in(2).shape().elements() != n) {
+        throw c.fail(
+            "bias " + c.in(2).shape() + " must have " + n + " elements (output's last dim)");
+      }
+      c.sameDtype(0, 2);
+    }
+    return new TensorType(Shape.of(out), c.in(0).dtype());
   }
 
   /**
@@ -842,12 +856,17 @@ public final class ShapeInference {
    * are normalized, and Scale and B must broadcast (unidirectionally) to them.
    */
   private static TensorType layerNorm(Ctx c) {
-    c.arity(2, 3);
+    // X alone is TPU-MLIR's LayerNorm without affine parameters (its weight and bias may be
+    // none), which the front end makes of a decomposed torch LayerNorm (core.frontend.OnnxOpt)
+    c.arity(1, 3);
     TensorType x = c.in(0);
     int r = x.shape().rank();
     long axis = c.attrs().getInt("axis", -1);
     int a = c.axis(axis, r, "axis");
     c.attrs().getFloat("epsilon", 1e-5);
+    if (c.inputs.size() == 1) {
+      return x;
+    }
     long[] normalized = Arrays.copyOfRange(x.shape().dims(), a, r);
     String target = "normalized dims " + Shape.of(normalized) + " of X " + x.shape();
     c.sameDtype(0, 1);

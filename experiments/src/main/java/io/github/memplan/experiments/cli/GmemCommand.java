@@ -32,6 +32,8 @@ final class GmemCommand implements Callable<Integer> {
 
   @Mixin ModelChipOptions target;
 
+  @Mixin FrontEndOption frontEnd;
+
   @Option(
       names = "--inputs-die",
       description =
@@ -50,7 +52,7 @@ final class GmemCommand implements Callable<Integer> {
     }
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
-    Graph graph = provider.build();
+    Graph graph = frontEnd.graph(provider, c);
     GmemProblem problem =
         GmemBuilder.build(graph, c, GmemOptions.defaults().withInputsLiveForever(!inputsDie));
     if (AllPlanners.requested(opts)) {
@@ -58,6 +60,7 @@ final class GmemCommand implements Callable<Integer> {
       head.put("model", provider.name());
       head.put("chip", c.name());
       head.put("inputsDie", inputsDie);
+      head.put("frontEnd", frontEnd.frontEnd.toString());
       head.put("weightBytes", problem.weights().totalBytes());
       if (!opts.json) {
         spec.commandLine()
@@ -79,6 +82,7 @@ final class GmemCommand implements Callable<Integer> {
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
     r.add("inputsDie", "inputs", inputsDie, inputsDie ? "die after last use" : "live forever");
+    r.add("frontEnd", "front end", frontEnd.frontEnd.toString(), frontEnd.frontEnd.toString());
     r.add("planner", "planner", run.planner(), run.planner() + DsaCommand.params(run));
     r.json("params", run.config());
     r.add("seed", "seed", run.seed(), Long.toString(run.seed()));

@@ -56,6 +56,8 @@ final class GroupCommand implements Callable<Integer> {
 
   @Mixin ModelChipOptions target;
 
+  @Mixin FrontEndOption frontEnd;
+
   @Option(
       names = "--no-h2-rule",
       description = "Turn off the doc's h/2 overlap rule (today's TPU-MLIR has it off).")
@@ -126,7 +128,7 @@ final class GroupCommand implements Callable<Integer> {
     boolean json = opts.json;
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
-    Graph graph = provider.build();
+    Graph graph = frontEnd.graph(provider, c);
     GroupProblem problem =
         GroupProblem.of(graph, c, new GroupOptions(!noH2Rule, GroupOptions.Objective.CYCLES));
     PlannerProvider<GroupProblem, Grouping> pp = Planners.get(planner, GroupProblem.class);
@@ -223,6 +225,7 @@ final class GroupCommand implements Callable<Integer> {
     Report r = new Report();
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
+    r.add("frontEnd", "front end", frontEnd.frontEnd.toString(), frontEnd.frontEnd.toString());
     r.add("planner", "planner", planner, planner + (params.isEmpty() ? "" : " " + params));
     r.json("params", params);
     r.add("h2Rule", "h/2 rule", !noH2Rule, noH2Rule ? "off" : "on");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.Graph;
@@ -258,11 +259,31 @@ final class ZooCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
 
+    @Mixin FrontEndOption frontEnd;
+
+    @Option(
+        names = "--chip",
+        paramLabel = "CHIP",
+        defaultValue = Chips.DEFAULT,
+        description =
+            "The chip whose front end counts (TPU-MLIR's processor-optimize patterns depend on"
+                + " it; default: ${DEFAULT-VALUE}).")
+    String chip;
+
+    @Option(
+        names = "--fused",
+        description =
+            "List the ops after the front end (see --front-end) instead of the model as built.")
+    boolean fused;
+
     @Override
     public Integer call() {
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
       Stats s = Stats.of(p);
-      Graph g = s.graph();
+      Graph built = s.graph();
+      Chip c = Chips.get(chip);
+      Graph after = FrontEnd.apply(built, c, frontEnd.frontEnd);
+      Graph g = fused ? after : built;
       Report r = new Report();
       r.add("name", "model", p.name(), p.name());
       r.add("family", "family", p.family(), p.family());
@@ -275,7 +296,19 @@ final class ZooCommand implements Callable<Integer> {
       r.add("storedBytes", "weights", s.storedBytes(), PlanRun.bytes(s.storedBytes()));
       r.add("macs", "MACs", s.macs(), s.macs() + " (" + count(s.macs()) + ")");
       r.add("ops", "ops", s.ops(), Integer.toString(s.ops()));
-      r.add("tensors", "tensors", g.tensors().size(), Integer.toString(g.tensors().size()));
+      r.add(
+          "frontEndOps",
+          "after front end",
+          after.ops().size(),
+          after.ops().size()
+              + " ops (front end "
+              + frontEnd.frontEnd
+              + " on "
+              + c.name()
+              + "; what LayerGroup sees)");
+      r.json("frontEndChip", c.name());
+      r.json("frontEnd", frontEnd.frontEnd.toString());
+      r.add("tensors", "tensors", built.tensors().size(), Integer.toString(built.tensors().size()));
       r.add(
           "activationBytes",
           "activations",
@@ -403,16 +436,33 @@ final class ZooCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE, not stdout.")
     Path out;
 
+    @Option(
+        names = "--front-end",
+        paramLabel = "PASSES",
+        converter = FrontEndOption.Converter.class,
+        description =
+            "TPU-MLIR's front-end fusions to run first, for --chip (see 'memplan gmem --help'):"
+                + " for dsa-csv 'all' unless given (the GMEM problem is planned on the fused"
+                + " graph); json and dot write the model as built unless given.")
+    FrontEnd.Options frontEnd;
+
     @Override
     public Integer call() throws IOException {
-      if (format != Format.dsa_csv && (chip != null || inputsDie)) {
+      if (format != Format.dsa_csv && inputsDie) {
         throw new ParameterException(
-            spec.commandLine(),
-            (chip != null ? "--chip" : "--inputs-die") + " applies only to --format dsa-csv");
+            spec.commandLine(), "--inputs-die applies only to --format dsa-csv");
+      }
+      if (format != Format.dsa_csv && chip != null && frontEnd == null) {
+        throw new ParameterException(
+            spec.commandLine(), "--chip applies only to --format dsa-csv or with --front-end");
       }
       ModelProvider p = ModelArg.resolve(model, inputs.specs);
-      Chip c = format == Format.dsa_csv ? Chips.get(chip == null ? Chips.DEFAULT : chip) : null;
-      Graph g = p.build();
+      Chip c = Chips.get(chip == null ? Chips.DEFAULT : chip);
+      FrontEnd.Options fe =
+          frontEnd != null
+              ? frontEnd
+              : format == Format.dsa_csv ? FrontEnd.Options.ALL : FrontEnd.Options.NONE;
+      Graph g = FrontEnd.apply(p.build(), c, fe);
       Writer w =
           out == null
               ? spec.commandLine().getOut()

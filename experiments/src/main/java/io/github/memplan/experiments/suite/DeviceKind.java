@@ -12,6 +12,7 @@ import io.github.memplan.core.device.DeviceTrace;
 import io.github.memplan.core.device.DeviceTraceFiles;
 import io.github.memplan.core.device.Network;
 import io.github.memplan.core.device.TraceGenerators;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.SolveContext;
@@ -170,7 +171,7 @@ public final class DeviceKind implements ProblemKind {
     List<Network> catalogue = new ArrayList<>();
     if (kind.equals("serving")) {
       for (String m : models) {
-        catalogue.add(Network.fromGraph(m, Models.get(m).build(), chip));
+        catalogue.add(Network.fromGraph(m, FrontEnd.apply(Models.get(m).build(), chip), chip));
       }
     }
     return TraceGenerators.generate(kind, catalogue, layout, seed, serving);

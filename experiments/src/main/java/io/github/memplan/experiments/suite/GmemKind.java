@@ -5,6 +5,7 @@ import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.ModelProvider;
@@ -14,11 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code gmem}: a model's GMEM activations on a chip, built as {@code memplan gmem} builds them
- * (TPU-MLIR's lifetimes, graph inputs live for the whole run). An instances entry is a zoo name or
- * a model file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}; relative to the suite
- * file's directory); it gives one instance per chip of the problem, named {@code MODEL@CHIP}.
- * Planners and metrics are those of the DSA problem.
+ * {@code gmem}: a model's GMEM activations on a chip, built as {@code memplan gmem} builds them (on
+ * the graph after TPU-MLIR's front-end fusions, {@link FrontEnd}; TPU-MLIR's lifetimes, graph
+ * inputs live for the whole run). An instances entry is a zoo name or a model file (darknet {@code
+ * .cfg}, graph {@code .json}, {@code .onnx}; relative to the suite file's directory), or {@code
+ * {model: M, front-end: PASSES}} to choose the fusions as {@code --front-end} does (default {@code
+ * all}); it gives one instance per chip of the problem, named {@code MODEL@CHIP}, with {@code
+ * -fe-PASSES} when the front end is not {@code all}. Planners and metrics are those of the DSA
+ * problem.
  */
 public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
   public GmemKind() {
@@ -37,10 +41,22 @@ public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
 
   @Override
   public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
-    if (!entry.isTextual()) {
-      throw new IllegalArgumentException("expected a model name or file");
+    String arg;
+    FrontEnd.Options fe = FrontEnd.Options.ALL;
+    if (entry.isTextual()) {
+      arg = entry.asText();
+    } else if (entry.isObject()) {
+      SuiteNodes.keys(entry, "", List.of("model", "front-end"));
+      JsonNode m = entry.get("model");
+      if (m == null || !m.isTextual()) {
+        throw new IllegalArgumentException("model: expected a model name or file");
+      }
+      arg = m.asText();
+      fe = GroupKind.frontEnd(entry);
+    } else {
+      throw new IllegalArgumentException("expected a model name, a model file or {model: ...}");
     }
-    String arg = entry.asText();
+    FrontEnd.Options frontEnd = fe;
     String model =
         ModelArg.fileKind(arg) == null ? arg : ctx.baseDir().resolve(arg).normalize().toString();
     ModelProvider provider = ModelArg.resolve(model); // fails now on an unknown name or file
@@ -49,10 +65,12 @@ public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
       var c = Chips.get(chip);
       out.add(
           new SuiteInstance(
-              provider.name() + "@" + c.name(),
+              provider.name() + "@" + c.name() + GroupKind.suffix(frontEnd),
               () ->
                   GmemBuilder.build(
-                          provider.build(), c, GmemOptions.defaults().withInputsLiveForever(true))
+                          FrontEnd.apply(provider.build(), c, frontEnd),
+                          c,
+                          GmemOptions.defaults().withInputsLiveForever(true))
                       .activations()));
     }
     return out;

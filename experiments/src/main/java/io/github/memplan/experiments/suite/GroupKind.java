@@ -2,6 +2,7 @@ package io.github.memplan.experiments.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
@@ -14,12 +15,14 @@ import java.util.List;
 
 /**
  * {@code group}: the layer-grouping problem of a model on a chip, as {@code memplan group} builds
- * it (the graph's deterministic topological order). An instances entry is a zoo name or a model
- * file (relative to the suite file's directory), or {@code {model: M, h2-rule: false}} to switch
- * the seed's h/2 overlap rule off (TPU-MLIR today); it gives one instance per chip of the problem,
- * named {@code MODEL@CHIP} ({@code MODEL@CHIP-no-h2} without the rule). Planners and metrics are
- * those registered for {@link GroupProblem}; every grouping is checked by {@link
- * GroupingValidator}.
+ * it (the graph after TPU-MLIR's front-end fusions, {@link FrontEnd}, in its deterministic
+ * topological order). An instances entry is a zoo name or a model file (relative to the suite
+ * file's directory), or {@code {model: M, h2-rule: false, front-end: PASSES}}: {@code h2-rule:
+ * false} switches the seed's h/2 overlap rule off (TPU-MLIR today), {@code front-end} chooses the
+ * fusions as {@code --front-end} does (default {@code all}). It gives one instance per chip of the
+ * problem, named {@code MODEL@CHIP}, with {@code -no-h2} without the rule and {@code -fe-PASSES}
+ * when the front end is not {@code all}. Planners and metrics are those registered for {@link
+ * GroupProblem}; every grouping is checked by {@link GroupingValidator}.
  */
 public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
   public GroupKind() {
@@ -40,10 +43,12 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
   public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
     String arg;
     boolean h2Rule = GroupOptions.DEFAULT.h2Rule();
+    FrontEnd.Options frontEnd = FrontEnd.Options.ALL;
     if (entry.isTextual()) {
       arg = entry.asText();
     } else if (entry.isObject()) {
-      SuiteNodes.keys(entry, "", List.of("model", "h2-rule"));
+      SuiteNodes.keys(entry, "", List.of("model", "h2-rule", "front-end"));
+      frontEnd = frontEnd(entry);
       JsonNode m = entry.get("model");
       if (m == null || !m.isTextual()) {
         throw new IllegalArgumentException("model: expected a model name or file");
@@ -64,13 +69,32 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
     ModelProvider provider = ModelArg.resolve(model); // fails now on an unknown name or file
     GroupOptions options = new GroupOptions(h2Rule, GroupOptions.DEFAULT.objective());
     List<SuiteInstance> out = new ArrayList<>();
+    FrontEnd.Options fe = frontEnd;
     for (String chip : ctx.chips()) {
       var c = Chips.get(chip);
       out.add(
           new SuiteInstance(
-              provider.name() + "@" + c.name() + (h2Rule ? "" : "-no-h2"),
-              () -> GroupProblem.of(provider.build(), c, options)));
+              provider.name() + "@" + c.name() + (h2Rule ? "" : "-no-h2") + suffix(fe),
+              () -> GroupProblem.of(FrontEnd.apply(provider.build(), c, fe), c, options)));
     }
     return out;
+  }
+
+  /** An entry's {@code front-end} key ({@code all} when absent). */
+  static FrontEnd.Options frontEnd(JsonNode entry) {
+    JsonNode f = entry.get("front-end");
+    if (f == null) {
+      return FrontEnd.Options.ALL;
+    }
+    if (!f.isTextual()) {
+      throw new IllegalArgumentException(
+          "front-end: expected 'all', 'none' or a comma-separated list of passes");
+    }
+    return FrontEnd.Options.parse(f.asText());
+  }
+
+  /** The instance-name suffix of a front end: none for {@code all}, else {@code -fe-PASSES}. */
+  static String suffix(FrontEnd.Options fe) {
+    return fe.isAll() ? "" : "-fe-" + fe;
   }
 }

@@ -13,9 +13,21 @@ import org.junit.jupiter.api.Test;
  */
 class GroupCommandTest {
 
+  /**
+   * test-tiny as built (conv, relu, reshape, matmul: {@code --front-end none}), so that conv and
+   * relu form a group whose cost is worked out by hand below.
+   */
   private static MainTest.Run tiny(String... more) {
     String[] args = {
-      "group", "--model", "test-tiny", "--planner", "tpumlir-v0", "--param", "lmem=test-lmem-stack"
+      "group",
+      "--model",
+      "test-tiny",
+      "--front-end",
+      "none",
+      "--planner",
+      "tpumlir-v0",
+      "--param",
+      "lmem=test-lmem-stack"
     };
     String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
     System.arraycopy(more, 0, all, args.length, more.length);
@@ -48,6 +60,32 @@ class GroupCommandTest {
     // relu global (42 + 32); reshape and matmul are global in every grouping: 32 + 177
     assertThat(j.get("totals").get("lowerBoundCycles").asLong()).isEqualTo(41 + 32 + 177);
     assertThat(j.get("totals").get("lowerBoundDdrBytes").asLong()).isEqualTo(2640 + 2048 + 11304);
+  }
+
+  @Test
+  void byDefaultTheReluIsFusedIntoTheConvAndNoGroupIsLeft() throws IOException {
+    MainTest.Run r =
+        MainTest.run(
+            "group",
+            "--model",
+            "test-tiny",
+            "--planner",
+            "tpumlir-v0",
+            "--param",
+            "lmem=test-lmem-stack",
+            "--json");
+    assertThat(r.code()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("frontEnd").asText()).isEqualTo("all");
+    // conv (ReLU fused, named relu), reshape, matmul: a lone conv makes no group
+    assertThat(j.get("groups")).isEmpty();
+    assertThat(j.get("totals").get("ops").asInt()).isEqualTo(3);
+    assertThat(j.get("totals").get("globalOps").asInt()).isEqualTo(3);
+    // the conv reads x, w, b and writes its result once: 2640 B (42); the relu's round trip
+    // (2048 B, 32 cycles) is gone; reshape 32 + matmul 177 as before
+    assertThat(j.get("totals").get("cycles").asLong()).isEqualTo(42 + 32 + 177);
+    assertThat(j.get("totals").get("ddrBytes").asLong()).isEqualTo(2640 + 2048 + 11304);
+    assertThat(j.get("ungrouped").get("cycles").asLong()).isEqualTo(42 + 32 + 177);
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
@@ -409,7 +410,7 @@ class MainTest {
   /** What the CLI must report for test-tiny, computed here straight from core. */
   static DsaInstance tinyActivations(boolean inputsDie) {
     return GmemBuilder.build(
-            new TestTinyModel().build(),
+            FrontEnd.apply(new TestTinyModel().build(), Chips.get("bm1684x")),
             Chips.get("bm1684x"),
             GmemOptions.defaults().withInputsLiveForever(!inputsDie))
         .activations();
@@ -418,7 +419,10 @@ class MainTest {
   @Test
   void plansAModelsGmem() throws IOException {
     GmemProblem p =
-        GmemBuilder.build(new TestTinyModel().build(), Chips.defaultChip(), GmemOptions.defaults());
+        GmemBuilder.build(
+            FrontEnd.apply(new TestTinyModel().build(), Chips.defaultChip()),
+            Chips.defaultChip(),
+            GmemOptions.defaults());
     DsaInstance a = p.activations();
     Run r = run("gmem", "--model", "test-tiny", "--planner", "test-stack", "--json");
     assertThat(r.code()).isZero();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.Graph;
@@ -87,6 +88,9 @@ class ZooCommandTest {
         .containsPattern("(?m)^outputs +matmul f32\\[1x10\\]$")
         .containsPattern("(?m)^parameters +2708 \\(2\\.71K\\)$")
         .containsPattern("(?m)^MACs +11776 \\(11\\.78K\\)$")
+        .containsPattern("(?m)^ops +4$")
+        .containsPattern(
+            "(?m)^after front end +3 ops \\(front end all on bm1684x; what LayerGroup sees\\)$")
         .containsPattern("(?m)^activations +3112 B \\(3\\.04 KiB\\), all op results$")
         .containsPattern("(?m)^# +OP +KIND +OUTPUT +BYTES +MACS +READS$")
         .containsPattern("(?m)^0 +conv +Conv +1x4x8x8 +1 KiB +9\\.22K +x$")
@@ -95,11 +99,23 @@ class ZooCommandTest {
     JsonNode j = run("zoo", "show", "test-tiny", "--json").json();
     assertThat(j.get("macs").asLong()).isEqualTo(11776);
     assertThat(j.get("inputs").get(0).get("shape").toString()).isEqualTo("[1,4,8,8]");
+    assertThat(j.get("ops").asInt()).isEqualTo(4);
+    assertThat(j.get("frontEndOps").asInt()).isEqualTo(3);
+    assertThat(j.get("frontEnd").asText()).isEqualTo("all");
     JsonNode ops = j.get("opList");
     assertThat(ops).hasSize(4);
     assertThat(ops.get(0).get("macs").asLong()).isEqualTo(9216);
     assertThat(ops.get(1).get("kind").asText()).isEqualTo("Relu");
     assertThat(ops.get(3).get("bytes").asLong()).isEqualTo(40);
+
+    // --fused lists what LayerGroup sees: the relu is fused into the conv, which takes its name
+    JsonNode fused = run("zoo", "show", "test-tiny", "--fused", "--json").json().get("opList");
+    assertThat(fused).hasSize(3);
+    assertThat(fused.get(0).get("name").asText()).isEqualTo("relu");
+    assertThat(fused.get(0).get("kind").asText()).isEqualTo("Conv");
+    assertThat(fused.get(0).get("outputs").get(0).asText()).isEqualTo("relu");
+    JsonNode none = run("zoo", "show", "test-tiny", "--front-end", "none", "--json").json();
+    assertThat(none.get("frontEndOps").asInt()).isEqualTo(4);
   }
 
   @Test
@@ -119,7 +135,10 @@ class ZooCommandTest {
   void exportsTheGmemActivationInstance() throws IOException {
     for (String chip : new String[] {"bm1684x", "cv183x"}) {
       DsaInstance expected =
-          GmemBuilder.build(new TestTinyModel().build(), Chips.get(chip), GmemOptions.defaults())
+          GmemBuilder.build(
+                  FrontEnd.apply(new TestTinyModel().build(), Chips.get(chip)),
+                  Chips.get(chip),
+                  GmemOptions.defaults())
               .activations();
       StringWriter w = new StringWriter();
       MiniMallocCsv.write(expected, null, w);

@@ -130,6 +130,41 @@ class SuiteParserTest {
   }
 
   @Test
+  void modelProblemsTakeAFrontEndKeyThatNamesTheInstance() throws Exception {
+    Suite s =
+        parse(
+            HEAD
+                + "  - problem: gmem\n"
+                + "    instances: [resnet18, {model: resnet18, front-end: none}]\n"
+                + "    planners: [naive]\n"
+                + "  - problem: group\n"
+                + "    instances: [{model: resnet18, front-end: 'all,-fuse-relu', h2-rule: false}]\n"
+                + "    planners: [tpumlir-v0]\n");
+    Suite.Problem gmem = s.problems().get(0);
+    assertThat(gmem.instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly("resnet18@bm1684x", "resnet18@bm1684x-fe-none");
+    // the fused graph has fewer activations: BatchNorm and ReLU results are gone
+    int fused =
+        ((io.github.memplan.core.dsa.DsaInstance) gmem.instances().get(0).loader().get()).size();
+    int asBuilt =
+        ((io.github.memplan.core.dsa.DsaInstance) gmem.instances().get(1).loader().get()).size();
+    assertThat(fused).isLessThan(asBuilt);
+    assertThat(s.problems().get(1).instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly("resnet18@bm1684x-no-h2-fe-onnx-opt,bn-to-conv,matmul-bias");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: gmem\n"
+                        + "    instances: [{model: resnet18, front-end: fuse-all}]\n"
+                        + "    planners: [naive]\n"))
+        .hasMessageStartingWith(
+            "q.yaml: problems[0].instances[0]: unknown front-end pass 'fuse-all'");
+  }
+
+  @Test
   void theShippedSuitesParse() throws Exception {
     List<Path> suites;
     try (java.util.stream.Stream<Path> files = Files.list(Path.of("suites"))) {

@@ -8,6 +8,7 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.Graph;
@@ -30,10 +31,11 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every registered DSA planner on the GMEM problem of every zoo model, on a BM168x chip (4 KiB
- * alignment) and a CV18xx chip (16 B): each plan passes the validator and no peak is below the
- * max-load bound. Planners that cannot finish within the budget may say so; none may be wrong. Only
- * {@code cpsat} may answer {@code ERROR}, and only where OR-Tools has no native library.
+ * Every registered DSA planner on the GMEM problem of every zoo model (after the front end, as
+ * {@code memplan gmem} builds it), on a BM168x chip (4 KiB alignment) and a CV18xx chip (16 B):
+ * each plan passes the validator and no peak is below the max-load bound. Planners that cannot
+ * finish within the budget may say so; none may be wrong. Only {@code cpsat} may answer {@code
+ * ERROR}, and only where OR-Tools has no native library.
  */
 class ZooGmemIT {
   private static final List<String> CHIPS = List.of("bm1684x", "cv183x");
@@ -58,9 +60,10 @@ class ZooGmemIT {
           DynamicTest.dynamicTest(
               m.name(),
               () -> {
-                Graph g = m.build();
+                Graph built = m.build();
                 for (String chipName : CHIPS) {
                   Chip chip = Chips.get(chipName);
+                  Graph g = FrontEnd.apply(built, chip);
                   DsaInstance instance =
                       GmemBuilder.build(g, chip, GmemOptions.defaults()).activations();
                   long lb = LowerBounds.maxLoad(instance);
