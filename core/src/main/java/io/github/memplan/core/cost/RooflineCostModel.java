@@ -7,6 +7,7 @@ import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.Range;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceInfo;
+import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Macs;
 import io.github.memplan.core.ir.Op;
@@ -53,7 +54,10 @@ import java.util.Map;
  * Where the reference gives none they are <em>assumed</em>: TIU {@value #ASSUMED_TIU_MHZ} MHz
  * (BM1684X's and BM1690's clock), DDR {@value #ASSUMED_DDR_GBPS} GB/s (BM1690's 68.264 GB/s per
  * core rounded down; the reference states that no BM1684X DDR bandwidth is given anywhere); {@link
- * #assumptions(Chip)} says which were used.
+ * #assumptions(Chip)} says which were used. The TIU rate follows the result's dtype ({@code
+ * EU_BYTES / dtype_bytes} elements per lane, so a graph lowered to BF16 or INT8 by {@code
+ * core.frontend .Lowering} computes 2 or 4 times as fast as in F32); it is an assumption ({@link
+ * #tiuRates}), named in every {@link #assumptions} string.
  */
 public final class RooflineCostModel implements CostModel {
   /** TIU clock used when the chip table gives none (assumed). */
@@ -84,7 +88,28 @@ public final class RooflineCostModel implements CostModel {
           .append(ASSUMED_DDR_GBPS)
           .append(" GB/s");
     }
-    return sb.toString();
+    return sb.append(sb.length() > 0 ? "; " : "").append(tiuRates(chip)).toString();
+  }
+
+  /**
+   * The assumed TIU peak rates per dtype, {@code NPU_NUM · EU_BYTES / dtype_bytes} element ops (or
+   * MACs) per cycle: the reference gives no per-dtype rate, so this one is memplan's assumption,
+   * e.g. on BM1684X {@code TIU peak assumed NPU_NUM·EU_BYTES/dtype_bytes per cycle: F32 1024,
+   * BF16/F16 2048, INT8 4096}.
+   */
+  public static String tiuRates(Chip chip) {
+    return "TIU peak assumed NPU_NUM·EU_BYTES/dtype_bytes per cycle: F32 "
+        + tiuRate(chip, DType.F32)
+        + ", BF16/F16 "
+        + tiuRate(chip, DType.F16)
+        + ", INT8 "
+        + tiuRate(chip, DType.I8);
+  }
+
+  /** Element ops (or MACs) per TIU cycle on {@code chip} for results of {@code dtype}. */
+  public static long tiuRate(Chip chip, DType dtype) {
+    long bytes = Math.max(1, dtype.bits() / 8);
+    return chip.lanes() * Math.max(1, chip.euBytes() / bytes);
   }
 
   /** TIU cycles of the whole op. */
@@ -95,9 +120,7 @@ public final class RooflineCostModel implements CostModel {
   private static long tiuCycles(Graph graph, Op op, Chip chip, double fraction) {
     double work = work(graph, op) * fraction;
     Tensor out = graph.tensor(op.outputs().get(0));
-    long bytes = Math.max(1, out.dtype().bits() / 8);
-    long eu = Math.max(1, chip.euBytes() / bytes);
-    return (long) Math.ceil(work / ((double) chip.lanes() * eu));
+    return (long) Math.ceil(work / (double) tiuRate(chip, out.dtype()));
   }
 
   /** MACs, or element ops for ops without MACs (see the class comment). */

@@ -156,6 +156,16 @@ public final class FrontEnd {
     return g;
   }
 
+  /**
+   * {@code graph} after the passes {@code options} switches on, then lowered to {@code quantize}
+   * ({@link Lowering}): the one place every planned graph is made. Fails with one line when {@code
+   * chip} lacks the mode.
+   */
+  public static Graph apply(Graph graph, Chip chip, Options options, Lowering.Quantize quantize) {
+    quantize.check(chip);
+    return Lowering.apply(apply(graph, chip, options), chip, quantize);
+  }
+
   /** {@code graph} after every pass, for {@code chip}. */
   public static Graph apply(Graph graph, Chip chip) {
     return apply(graph, chip, Options.ALL);

@@ -187,7 +187,9 @@ public final class OpSemantics {
             if (cv) {
               yield "CV18xx: MatMul is global";
             }
-            if (out.dtype() == DType.F32) {
+            // MatMulOp::LocalGenSupport (lib/Dialect/Tpu/Interfaces/Common/MatMul.cpp): an FP32
+            // left input fails; the result's type does not matter
+            if (in0(graph, op).dtype() == DType.F32) {
               yield "fp32 MatMul is global";
             }
             Shape a = in0(graph, op).shape();

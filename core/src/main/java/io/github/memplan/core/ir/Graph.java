@@ -93,6 +93,26 @@ public final class Graph {
     this.dag = new AsUnmodifiableGraph<>(g);
   }
 
+  /**
+   * This graph with the element type of every tensor named in {@code dtypes} replaced, ops, shapes,
+   * roles and order unchanged. Shape inference is not run again: a lowered graph mixes precisions
+   * (an INT8 producer feeding an op kept in F16) where TPU-MLIR inserts casts.
+   */
+  public Graph withDTypes(Map<String, DType> dtypes) {
+    Builder b = new Builder(name);
+    for (Tensor t : tensors.values()) {
+      DType d = dtypes.getOrDefault(t.name(), t.dtype());
+      b.tensors.put(t.name(), new Tensor(t.name(), t.shape(), d, t.role()));
+    }
+    b.ops.addAll(ops);
+    for (Op op : ops) {
+      b.opNames.put(op.name(), Boolean.TRUE);
+    }
+    b.inputs.addAll(inputs);
+    b.outputs.addAll(outputs);
+    return new Graph(b);
+  }
+
   public static Builder builder(String name) {
     return new Builder(name);
   }
