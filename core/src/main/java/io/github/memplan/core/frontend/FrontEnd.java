@@ -159,10 +159,9 @@ public final class FrontEnd {
   /**
    * {@code graph} after the passes {@code options} switches on, then lowered to {@code quantize}
    * ({@link Lowering}): the one place every planned graph is made. Fails with one line when {@code
-   * chip} lacks the mode.
+   * chip} lacks the mode (F32, the default, is the graph as imported on every chip).
    */
   public static Graph apply(Graph graph, Chip chip, Options options, Lowering.Quantize quantize) {
-    quantize.check(chip);
     return Lowering.apply(apply(graph, chip, options), chip, quantize);
   }
 

@@ -150,6 +150,9 @@ class LoweringTest {
         .hasMessage("--quantize F16 is not supported on cv183x (allowed: BF16, INT8)");
     assertThatThrownBy(() -> Lowering.Quantize.F32.check(cv))
         .hasMessage("--quantize F32 is not supported on cv183x (allowed: BF16, INT8)");
+    // the default F32 is the graph as imported, as before precisions existed
+    Graph g = conv();
+    assertThat(FrontEnd.apply(g, cv, FrontEnd.Options.NONE, Lowering.Quantize.F32)).isSameAs(g);
     assertThat(
             FrontEnd.apply(conv(), cv, FrontEnd.Options.ALL, Lowering.Quantize.BF16)
                 .tensor("y")
