@@ -61,6 +61,7 @@ final class GmemCommand implements Callable<Integer> {
       head.put("chip", c.name());
       head.put("inputsDie", inputsDie);
       head.put("frontEnd", frontEnd.frontEnd.toString());
+      head.put("quantize", frontEnd.quantize().name());
       head.put("weightBytes", problem.weights().totalBytes());
       if (!opts.json) {
         spec.commandLine()
@@ -83,6 +84,7 @@ final class GmemCommand implements Callable<Integer> {
     r.add("chip", "chip", c.name(), c.name());
     r.add("inputsDie", "inputs", inputsDie, inputsDie ? "die after last use" : "live forever");
     r.add("frontEnd", "front end", frontEnd.frontEnd.toString(), frontEnd.frontEnd.toString());
+    r.add("quantize", "precision", frontEnd.quantize().name(), frontEnd.quantize().name());
     r.add("planner", "planner", run.planner(), run.planner() + DsaCommand.params(run));
     r.json("params", run.config());
     r.add("seed", "seed", run.seed(), Long.toString(run.seed()));

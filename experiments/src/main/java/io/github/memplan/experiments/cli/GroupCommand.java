@@ -226,6 +226,7 @@ final class GroupCommand implements Callable<Integer> {
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
     r.add("frontEnd", "front end", frontEnd.frontEnd.toString(), frontEnd.frontEnd.toString());
+    r.add("quantize", "precision", frontEnd.quantize().name(), frontEnd.quantize().name());
     r.add("planner", "planner", planner, planner + (params.isEmpty() ? "" : " " + params));
     r.json("params", params);
     r.add("h2Rule", "h/2 rule", !noH2Rule, noH2Rule ? "off" : "on");

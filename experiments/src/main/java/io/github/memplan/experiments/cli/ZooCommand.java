@@ -6,6 +6,7 @@ import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.frontend.FrontEnd;
+import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.Graph;
@@ -282,7 +283,8 @@ final class ZooCommand implements Callable<Integer> {
       Stats s = Stats.of(p);
       Graph built = s.graph();
       Chip c = Chips.get(chip);
-      Graph after = FrontEnd.apply(built, c, frontEnd.frontEnd);
+      Lowering.Quantize q = frontEnd.quantize(c);
+      Graph after = FrontEnd.apply(built, c, frontEnd.frontEnd, q);
       Graph g = fused ? after : built;
       Report r = new Report();
       r.add("name", "model", p.name(), p.name());
@@ -308,6 +310,7 @@ final class ZooCommand implements Callable<Integer> {
               + "; what LayerGroup sees)");
       r.json("frontEndChip", c.name());
       r.json("frontEnd", frontEnd.frontEnd.toString());
+      r.json("quantize", q.name());
       r.add("tensors", "tensors", built.tensors().size(), Integer.toString(built.tensors().size()));
       r.add(
           "activationBytes",

@@ -6,6 +6,7 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.frontend.FrontEnd;
+import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.ir.ModelProvider;
@@ -43,32 +44,40 @@ public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
   public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
     String arg;
     FrontEnd.Options fe = FrontEnd.Options.ALL;
+    Lowering.Quantize quantize = Lowering.Quantize.F32;
+    boolean hasQuantize = false;
     if (entry.isTextual()) {
       arg = entry.asText();
     } else if (entry.isObject()) {
-      SuiteNodes.keys(entry, "", List.of("model", "front-end"));
+      SuiteNodes.keys(entry, "", List.of("model", "front-end", "quantize"));
       JsonNode m = entry.get("model");
       if (m == null || !m.isTextual()) {
         throw new IllegalArgumentException("model: expected a model name or file");
       }
       arg = m.asText();
       fe = GroupKind.frontEnd(entry);
+      quantize = GroupKind.quantize(entry);
+      hasQuantize = entry.has("quantize");
     } else {
       throw new IllegalArgumentException("expected a model name, a model file or {model: ...}");
     }
     FrontEnd.Options frontEnd = fe;
+    Lowering.Quantize q = quantize;
     String model =
         ModelArg.fileKind(arg) == null ? arg : ctx.baseDir().resolve(arg).normalize().toString();
     ModelProvider provider = ModelArg.resolve(model); // fails now on an unknown name or file
     List<SuiteInstance> out = new ArrayList<>();
     for (String chip : ctx.chips()) {
       var c = Chips.get(chip);
+      if (hasQuantize) {
+        q.check(c);
+      }
       out.add(
           new SuiteInstance(
-              provider.name() + "@" + c.name() + GroupKind.suffix(frontEnd),
+              provider.name() + "@" + c.name() + GroupKind.suffix(frontEnd) + GroupKind.suffix(q),
               () ->
                   GmemBuilder.build(
-                          FrontEnd.apply(provider.build(), c, frontEnd),
+                          FrontEnd.apply(provider.build(), c, frontEnd, q),
                           c,
                           GmemOptions.defaults().withInputsLiveForever(true))
                       .activations()));

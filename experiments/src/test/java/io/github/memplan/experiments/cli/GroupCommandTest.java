@@ -114,4 +114,38 @@ class GroupCommandTest {
     assertThat(r.code()).isEqualTo(Main.FAILED);
     assertThat(r.err()).contains("tpumlir-v0", "'x'");
   }
+
+  @Test
+  void inInt8TheConvReluGroupMovesOneByteElementsAtFourTimesTheTiuRate() throws IOException {
+    MainTest.Run r = tiny("--quantize", "INT8", "--json");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.code()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("quantize").asText()).isEqualTo("INT8");
+    assertThat(j.get("costAssumptions").asText())
+        .contains("TIU peak assumed NPU_NUM·EU_BYTES/dtype_bytes per cycle: F32 1024");
+    JsonNode g = j.get("groups").get(0);
+    assertThat(g.get("firstOp").asText()).isEqualTo("conv");
+    assertThat(g.get("lastOp").asText()).isEqualTo("relu");
+    // row 0 loads x 256 B + w 144 B (INT8) + b 16 B (INT32): 7 | conv 9216 MACs / 4096: 3 |
+    // relu: 1 | store 256 B: 4
+    assertThat(g.get("ddrBytes").asLong()).isEqualTo(256 + 144 + 16 + 256);
+    assertThat(g.get("cycles").asLong()).isEqualTo(7 + 3 + 1 + 4);
+  }
+
+  @Test
+  void anUnknownOrMissingPrecisionFailsWithOneLine() {
+    MainTest.Run r = tiny("--quantize", "int4");
+    assertThat(r.code()).isEqualTo(Main.FAILED);
+    assertThat(r.err())
+        .isEqualTo(
+            "memplan: unknown --quantize value 'int4' (allowed: F32, BF16, F16, INT8)"
+                + System.lineSeparator());
+    MainTest.Run cv = tiny("--chip", "cv183x", "--quantize", "F16");
+    assertThat(cv.code()).isEqualTo(Main.FAILED);
+    assertThat(cv.err())
+        .isEqualTo(
+            "memplan: --quantize F16 is not supported on cv183x (allowed: BF16, INT8)"
+                + System.lineSeparator());
+  }
 }

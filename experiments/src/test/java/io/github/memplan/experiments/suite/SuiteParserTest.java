@@ -165,6 +165,45 @@ class SuiteParserTest {
   }
 
   @Test
+  void modelProblemsTakeAQuantizeKeyThatNamesTheInstanceWhenNotF32() throws Exception {
+    Suite s =
+        parse(
+            HEAD
+                + "  - problem: gmem\n"
+                + "    instances: [resnet18, {model: resnet18, quantize: INT8}]\n"
+                + "    planners: [naive]\n"
+                + "  - problem: group\n"
+                + "    instances: [{model: resnet18, quantize: F32}, {model: resnet18, quantize:"
+                + " bf16}]\n"
+                + "    planners: [tpumlir-v0]\n");
+    Suite.Problem gmem = s.problems().get(0);
+    assertThat(gmem.instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly("resnet18@bm1684x", "resnet18@bm1684x-int8");
+    // INT8 activations are a quarter of the F32 ones
+    long f32 =
+        ((io.github.memplan.core.dsa.DsaInstance) gmem.instances().get(0).loader().get())
+            .buffers().stream().mapToLong(b -> b.size()).sum();
+    long i8 =
+        ((io.github.memplan.core.dsa.DsaInstance) gmem.instances().get(1).loader().get())
+            .buffers().stream().mapToLong(b -> b.size()).sum();
+    assertThat(i8).isLessThan(f32);
+    assertThat(s.problems().get(1).instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly("resnet18@bm1684x", "resnet18@bm1684x-bf16");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: gmem\n"
+                        + "    instances: [{model: resnet18, quantize: int4}]\n"
+                        + "    planners: [naive]\n"))
+        .hasMessage(
+            "q.yaml: problems[0].instances[0]: unknown --quantize value 'int4' (allowed: F32,"
+                + " BF16, F16, INT8)");
+  }
+
+  @Test
   void theShippedSuitesParse() throws Exception {
     List<Path> suites;
     try (java.util.stream.Stream<Path> files = Files.list(Path.of("suites"))) {
