@@ -2,6 +2,7 @@ package io.github.memplan.experiments.cli;
 
 import io.github.memplan.baseline.glow.DeviceAllocators;
 import io.github.memplan.baseline.glow.DeviceSimulator;
+import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
@@ -143,6 +144,14 @@ final class DeviceCommand implements Callable<Integer> {
   String chip;
 
   @Option(
+      names = "--quantize",
+      paramLabel = "MODE",
+      description =
+          "Serving mix: the precision the models are lowered to (see 'memplan gmem --help'): F32"
+              + " (default), BF16, F16 or INT8.")
+  String quantize;
+
+  @Option(
       names = "--save-trace",
       paramLabel = "FILE",
       description = "Write the trace replayed (.csv or .json).")
@@ -204,7 +213,9 @@ final class DeviceCommand implements Callable<Integer> {
     }
     TraceGenerators.Serving serving =
         new TraceGenerators.Serving(networks, depth, inferences, swapEvery);
-    return DeviceKind.generate(source.generate, models, Chips.get(chip), layout, seed, serving);
+    Chip c = Chips.get(chip);
+    return DeviceKind.generate(
+        source.generate, models, c, FrontEndOption.quantize(quantize, c), layout, seed, serving);
   }
 
   static Report report(DeviceTrace trace, DeviceRun run) {

@@ -53,10 +53,19 @@ final class FrontEndOption {
    * CV18xx) fails with one line (exit 1).
    */
   Lowering.Quantize quantize(Chip chip) {
-    Lowering.Quantize q = quantize();
-    if (quantize != null) {
-      q.check(chip);
+    return quantize(quantize, chip);
+  }
+
+  /**
+   * The mode {@code value} names, F32 when null; a given mode {@code chip} lacks fails with one
+   * line.
+   */
+  static Lowering.Quantize quantize(String value, Chip chip) {
+    if (value == null) {
+      return Lowering.Quantize.F32;
     }
+    Lowering.Quantize q = Lowering.Quantize.parse(value);
+    q.check(chip);
     return q;
   }
 

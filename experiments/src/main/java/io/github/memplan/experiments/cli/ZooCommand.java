@@ -449,6 +449,14 @@ final class ZooCommand implements Callable<Integer> {
                 + " graph); json and dot write the model as built unless given.")
     FrontEnd.Options frontEnd;
 
+    @Option(
+        names = "--quantize",
+        paramLabel = "MODE",
+        description =
+            "Precision the graph is lowered to after the front end, for --chip (see 'memplan gmem"
+                + " --help'): F32 (default), BF16, F16 or INT8.")
+    String quantize;
+
     @Override
     public Integer call() throws IOException {
       if (format != Format.dsa_csv && inputsDie) {
@@ -465,7 +473,7 @@ final class ZooCommand implements Callable<Integer> {
           frontEnd != null
               ? frontEnd
               : format == Format.dsa_csv ? FrontEnd.Options.ALL : FrontEnd.Options.NONE;
-      Graph g = FrontEnd.apply(p.build(), c, fe);
+      Graph g = FrontEnd.apply(p.build(), c, fe, FrontEndOption.quantize(quantize, c));
       Writer w =
           out == null
               ? spec.commandLine().getOut()

@@ -13,6 +13,8 @@ import io.github.memplan.core.device.DeviceTraceFiles;
 import io.github.memplan.core.device.Network;
 import io.github.memplan.core.device.TraceGenerators;
 import io.github.memplan.core.frontend.FrontEnd;
+import io.github.memplan.core.frontend.Lowering;
+import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.SolveContext;
@@ -157,21 +159,30 @@ public final class DeviceKind implements ProblemKind {
     String name = kind + "-s" + seed + "-" + dramText;
     return List.of(
         new SuiteInstance(
-            name, () -> new Case(generate(kind, models, chip, layout, seed, serving), layout)));
+            name,
+            () ->
+                new Case(
+                    generate(kind, models, chip, Lowering.Quantize.F32, layout, seed, serving),
+                    layout)));
   }
 
-  /** A generated trace, as {@code memplan device --generate} makes it. */
+  /**
+   * A generated trace, as {@code memplan device --generate} makes it; the serving mix's models are
+   * lowered to {@code quantize}.
+   */
   public static DeviceTrace generate(
       String kind,
       List<String> models,
       Chip chip,
+      Lowering.Quantize quantize,
       DeviceLayout layout,
       long seed,
       TraceGenerators.Serving serving) {
     List<Network> catalogue = new ArrayList<>();
     if (kind.equals("serving")) {
       for (String m : models) {
-        catalogue.add(Network.fromGraph(m, FrontEnd.apply(Models.get(m).build(), chip), chip));
+        Graph g = FrontEnd.apply(Models.get(m).build(), chip, FrontEnd.Options.ALL, quantize);
+        catalogue.add(Network.fromGraph(m, g, chip));
       }
     }
     return TraceGenerators.generate(kind, catalogue, layout, seed, serving);
