@@ -43,6 +43,20 @@ public final class OpSemantics {
   /** CV18xx's {@code MAX_TIU_CHL = 4095 - 32}. */
   static final long CV18XX_MAX_TIU_CHL = 4095 - 32;
 
+  /**
+   * The kind whose LayerGroup rules {@code op} follows: ONNX's integer ops of the zoo's int8 models
+   * ({@code MatMulInteger}, {@code ConvInteger}, from dynamic quantization) are INT8 MatMul and
+   * Conv; their zero-point operands are scalars, which every slice reads whole. This mapping is
+   * memplan's: TPU-MLIR's ONNX front end was not checked for these ops.
+   */
+  static OpKind kind(Op op) {
+    return switch (op.kind()) {
+      case MAT_MUL_INTEGER -> OpKind.MAT_MUL;
+      case CONV_INTEGER -> OpKind.CONV;
+      default -> op.kind();
+    };
+  }
+
   /** Whether the chip is in the BM1684X family for slicing rules (every BM168x but BM1684). */
   public static boolean bm1684xFamily(Chip chip) {
     return !chip.isCv18xx() && !chip.name().equals("bm1684");
@@ -67,7 +81,7 @@ public final class OpSemantics {
     boolean cv = chip.isCv18xx();
     Tensor out = graph.tensor(op.outputs().get(0));
     return Optional.ofNullable(
-        switch (op.kind()) {
+        switch (kind(op)) {
           case CONV -> {
             if (out.shape().rank() != 4) {
               yield "only 2-D convolutions are local";
@@ -262,7 +276,7 @@ public final class OpSemantics {
 
   /** {@code AllowDataSplit(axis)} of §2.3, for the axes modelled here. */
   public static boolean allowSplit(Graph graph, Op op, Axis axis) {
-    return switch (op.kind()) {
+    return switch (kind(op)) {
       case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> axis == Axis.N;
       case CONCAT -> axisIndex(axis) != concatAxis(graph, op);
       case SOFTMAX, LAYER_NORMALIZATION -> axisIndex(axis) < normAxis(graph, op);
@@ -295,14 +309,14 @@ public final class OpSemantics {
     }
     boolean last = out.end() == outSize;
     boolean isH = axis == Axis.H;
-    return switch (op.kind()) {
+    return switch (kind(op)) {
       case CONV, MAX_POOL, AVERAGE_POOL -> {
         Conv k = Conv.of(graph, op);
         long kext = isH ? (k.kh - 1) * k.dh + 1 : (k.kw - 1) * k.dw + 1;
         long s = isH ? k.sh : k.sw;
         long pad = isH ? k.padTop : k.padLeft;
         long len =
-            op.kind() == OpKind.CONV
+            kind(op) == OpKind.CONV
                 ? (out.len() - 1) * s + Math.max(kext, s)
                 : (out.len() - 1) * s + kext;
         yield fix(out.idx() * s - pad, len, inSize, last);
@@ -405,7 +419,7 @@ public final class OpSemantics {
     Tensor t = graph.tensor(weight);
     long[] d = t.shape().dims();
     long bytes = Math.max(1, t.dtype().bits() / 8);
-    return switch (op.kind()) {
+    return switch (kind(op)) {
       case CONV, CONV_TRANSPOSE, BATCH_NORMALIZATION, LAYER_NORMALIZATION -> {
         if (d.length == 0) {
           yield bytes;
@@ -456,7 +470,7 @@ public final class OpSemantics {
       return op.kind() == OpKind.ADD && int8Out ? lmemBytes(chip, in, x.dtype(), true) : 0;
     }
     long eu = Math.max(1, chip.euBytes() / ib);
-    return switch (op.kind()) {
+    return switch (kind(op)) {
       case CONV -> {
         Conv k = Conv.of(graph, op);
         long s = !o.dtype().isFloatingPoint() && ob < 4 ? outBytes * 4 / ob : 0;
@@ -493,7 +507,7 @@ public final class OpSemantics {
 
   /** Whether a weight operand is stored in LMEM without EU alignment (§4.2's list). */
   public static boolean weightEuAligned(Op op) {
-    return switch (op.kind()) {
+    return switch (kind(op)) {
       case CONV, CONV_TRANSPOSE, BATCH_NORMALIZATION, LAYER_NORMALIZATION -> false;
       default -> true;
     };
@@ -568,7 +582,7 @@ public final class OpSemantics {
       long kh, long kw, long sh, long sw, long dh, long dw, long padTop, long padLeft, long group) {
     static Conv of(Graph graph, Op op) {
       long[] ks;
-      if (op.kind() == OpKind.CONV || op.kind() == OpKind.CONV_TRANSPOSE) {
+      if (kind(op) == OpKind.CONV || op.kind() == OpKind.CONV_TRANSPOSE) {
         long[] wd = graph.tensor(op.inputs().get(1)).shape().dims();
         ks = new long[] {wd[2], wd[3]};
       } else {

@@ -217,7 +217,7 @@ public final class Slicing {
 
   /** Users that accept an input with H/W margins (§2.7). */
   static boolean supportsMargins(Op op) {
-    return op.kind() == OpKind.CONV
+    return OpSemantics.kind(op) == OpKind.CONV
         || op.kind().category() == OpKind.Category.BINARY
         || op.kind() == OpKind.CONCAT
         || op.kind() == OpKind.SLICE

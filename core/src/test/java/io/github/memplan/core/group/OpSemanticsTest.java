@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import org.junit.jupiter.api.Test;
@@ -71,5 +72,38 @@ class OpSemanticsTest {
     assertThat(OpSemantics.groupable(g, g.op("mm"), bm1684x)).isTrue();
     assertThat(OpSemantics.whyGlobal(g, g.op("mm"), cv183x)).get().asString().contains("CV18xx");
     assertThat(OpSemantics.allowSplit(g, g.op("mm"), Axis.H)).isFalse();
+  }
+
+  @Test
+  void theZoosIntegerOpsFollowTheInt8MatMulAndConvRules() {
+    Graph.Builder b = Graph.builder("q");
+    b.input("a", DType.U8, 1, 128, 64);
+    b.weight("w", DType.I8, 64, 32);
+    b.constant("azp", DType.U8);
+    b.op(
+        "mm",
+        io.github.memplan.core.ir.OpKind.MAT_MUL_INTEGER,
+        Attributes.empty(),
+        "a",
+        "w",
+        "azp");
+    b.input("x", DType.U8, 1, 8, 16, 16);
+    b.weight("k", DType.I8, 8, 8, 3, 3);
+    b.op(
+        "conv",
+        io.github.memplan.core.ir.OpKind.CONV_INTEGER,
+        Attributes.builder().put("pads", 1L, 1L, 1L, 1L).build(),
+        "x",
+        "k");
+    Graph g = b.output("mm").output("conv").build();
+    // a U8 left input is not FP32: local as an INT8 MatMul, split only along N
+    assertThat(OpSemantics.whyGlobal(g, g.op("mm"), bm1684x)).isEmpty();
+    assertThat(OpSemantics.allowSplit(g, g.op("mm"), Axis.H)).isFalse();
+    // [64, 32] int8: ceil(64/64) x align(32, 64) x 1
+    assertThat(OpSemantics.weightLmemBytes(g, g.op("mm"), "w", bm1684x)).isEqualTo(64);
+    assertThat(OpSemantics.whyGlobal(g, g.op("conv"), bm1684x)).isEmpty();
+    // a 3x3/p1 conv: output rows [4, 8) read input rows [3, 9)
+    assertThat(OpSemantics.backward(g, g.op("conv"), 0, Axis.H, new Range(4, 4), bm1684x))
+        .contains(new Range(3, 6));
   }
 }
