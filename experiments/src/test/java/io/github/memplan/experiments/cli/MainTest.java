@@ -147,6 +147,35 @@ class MainTest {
   }
 
   @Test
+  void exportsAGeneratedTrainingTraceAsMiniMallocCsv(@TempDir Path tmp) throws IOException {
+    Path csv = tmp.resolve("t.csv");
+    Run r =
+        run(
+            "dsa",
+            "--generate",
+            "2000",
+            "--generate-kind",
+            "training",
+            "--generate-model",
+            "resnet18",
+            "--generate-batch",
+            "4",
+            "--export",
+            csv.toString(),
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.json().get("instance").asText()).isEqualTo("training-resnet18-b4-2000");
+    assertThat(r.json().get("buffers").asInt()).isEqualTo(2000);
+    assertThat(MiniMallocCsv.readInstance(csv).size()).isEqualTo(2000);
+    Run seed = run("dsa", "--generate", "9", "--generate-kind", "training", "--generate-seed", "2");
+    assertThat(seed.code()).isEqualTo(2);
+    assertThat(seed.err()).contains("--generate-seed does not apply to a training trace");
+    Run kind = run("dsa", "--generate", "9", "--generate-kind", "inference", "--planner", "x");
+    assertThat(kind.code()).isEqualTo(2);
+    assertThat(kind.err()).contains("--generate-kind: expected schedule, training or serving");
+  }
+
+  @Test
   void generateIsExclusiveAndChecked() {
     Run both =
         run("dsa", "--generate", "5", "--instance", small.toString(), "--planner", "test-stack");
