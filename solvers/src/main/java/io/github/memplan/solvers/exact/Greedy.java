@@ -90,7 +90,7 @@ final class Greedy {
     return md.eff[u][k];
   }
 
-  private static long bestGap(long[] lo, long[] hi, int cnt, long align) {
+  static long bestGap(long[] lo, long[] hi, int cnt, long align) {
     Integer[] idx = new Integer[cnt];
     for (int k = 0; k < cnt; k++) {
       idx[k] = k;
