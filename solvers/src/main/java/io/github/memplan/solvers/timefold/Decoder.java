@@ -35,21 +35,50 @@ final class Decoder {
    */
   final int[][] other;
 
+  /**
+   * The relative bounds of each forbidden interval; {@code null} when no buffer has a gap: a plain
+   * pair forbids {@code (o_y - size_x, o_y + size_y)}, computed from the sizes, so that the decoder
+   * keeps one {@code int} per pair and direction (memory linear in the co-active pairs).
+   */
   final long[][] dlo;
+
   final long[][] dhi;
 
+  /** Thrown by the constructor when the budget runs out while the pairs are listed. */
+  static final class Exhausted extends RuntimeException {
+    Exhausted() {
+      super("budget exhausted while listing the co-active pairs", null, false, false);
+    }
+  }
+
   Decoder(DsaInstance inst) {
+    this(inst, io.github.memplan.core.solve.Budget.unlimited());
+  }
+
+  /** Polls {@code budget} while the pairs are listed; throws {@link Exhausted} when it runs out. */
+  Decoder(DsaInstance inst, io.github.memplan.core.solve.Budget budget) {
     n = inst.size();
     size = new long[n];
     align = new long[n];
     fixed = new long[n];
-    List<List<Occupancy.Piece>> pieces = new ArrayList<>(n);
+    boolean gaps = false;
+    int[] lowerOf = new int[n];
+    int[] upperOf = new int[n];
     for (int i = 0; i < n; i++) {
       Buffer b = inst.buffer(i);
       size[i] = b.size();
       align[i] = b.alignment();
       fixed[i] = b.fixedOffset().isPresent() ? b.fixedOffset().getAsLong() : -1;
-      pieces.add(Occupancy.pieces(i, b));
+      lowerOf[i] = b.lower();
+      upperOf[i] = b.upper();
+      gaps |= !b.gaps().isEmpty();
+    }
+    List<List<Occupancy.Piece>> pieces = null;
+    if (gaps) {
+      pieces = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        pieces.add(Occupancy.pieces(i, inst.buffer(i)));
+      }
     }
     // sweep the buffers by start time: each pair that shares a timestep is met once; the first
     // sweep counts the intervals of each buffer, the second fills them in
@@ -60,29 +89,58 @@ final class Decoder {
     Arrays.sort(
         byLower,
         (a, b) ->
-            inst.buffer(a).lower() != inst.buffer(b).lower()
-                ? Integer.compare(inst.buffer(a).lower(), inst.buffer(b).lower())
+            lowerOf[a] != lowerOf[b]
+                ? Integer.compare(lowerOf[a], lowerOf[b])
                 : Integer.compare(a, b));
     other = new int[n][];
-    dlo = new long[n][];
-    dhi = new long[n][];
+    dlo = gaps ? new long[n][] : null;
+    dhi = gaps ? new long[n][] : null;
     int[] count = new int[n];
     for (int pass = 0; pass < 2; pass++) {
-      List<Integer> active = new ArrayList<>();
+      int[] active = new int[16];
+      int live = 0;
+      long work = 0;
       for (int x : byLower) {
-        Buffer bx = inst.buffer(x);
-        active.removeIf(y -> inst.buffer(y).upper() <= bx.lower());
-        for (int y : active) {
-          addPair(pieces.get(x), pieces.get(y), x, y, count);
-          addPair(pieces.get(y), pieces.get(x), y, x, count);
+        int keep = 0;
+        for (int k = 0; k < live; k++) {
+          if (upperOf[active[k]] > lowerOf[x]) {
+            active[keep++] = active[k];
+          }
         }
-        active.add(x);
+        live = keep;
+        for (int k = 0; k < live; k++) {
+          int y = active[k];
+          if (gaps) {
+            addPair(pieces.get(x), pieces.get(y), x, y, count);
+            addPair(pieces.get(y), pieces.get(x), y, x, count);
+          } else if (size[x] > 0 && size[y] > 0) {
+            if (other[x] != null) {
+              other[x][count[x]] = y;
+              other[y][count[y]] = x;
+            }
+            count[x]++;
+            count[y]++;
+          }
+        }
+        if (live == active.length) {
+          active = Arrays.copyOf(active, 2 * live);
+        }
+        active[live++] = x;
+        work += live;
+        if (work >= 1 << 16) {
+          work = 0;
+          if (budget.exhausted()) {
+            throw new Exhausted();
+          }
+        }
       }
       if (pass == 0) {
         for (int i = 0; i < n; i++) {
           other[i] = new int[count[i]];
-          dlo[i] = new long[count[i]];
-          dhi[i] = new long[count[i]];
+          if (gaps) {
+            dlo[i] = new long[count[i]];
+            dhi[i] = new long[count[i]];
+          }
         }
         Arrays.fill(count, 0);
       }
@@ -140,9 +198,9 @@ final class Decoder {
       int y = ys[k];
       if (state.position(y) < p) {
         long oy = state.address(y);
-        long h = oy + dhi[x][k];
+        long h = oy + (dhi == null ? size[y] : dhi[x][k]);
         if (h > 0) {
-          lo[m] = oy + dlo[x][k];
+          lo[m] = oy + (dlo == null ? 1 - size[x] : dlo[x][k]);
           hi[m] = h;
           m++;
         }
