@@ -83,7 +83,8 @@ class MainTest {
     assertThat(r.code()).isZero();
     assertThat(r.out())
         .containsPattern("(?m)^test-stack +DsaInstance +Test only: stacks")
-        .contains("--param mode=stack  stack, overlap, error, infeasible, throw, stall or slow");
+        .contains(
+            "--param mode=stack  stack, overlap, error, infeasible, throw, oom, deep, stall or slow");
   }
 
   @Test
@@ -173,6 +174,27 @@ class MainTest {
     Run kind = run("dsa", "--generate", "9", "--generate-kind", "inference", "--planner", "x");
     assertThat(kind.code()).isEqualTo(2);
     assertThat(kind.err()).contains("--generate-kind: expected schedule, training or serving");
+  }
+
+  @Test
+  void aPlannerOutOfMemoryOrStackIsOneLineAndExitOne() {
+    for (String mode : List.of("oom", "deep")) {
+      Run r =
+          run(
+              "dsa",
+              "--instance",
+              small.toString(),
+              "--planner",
+              "test-stack",
+              "--param",
+              "mode=" + mode);
+      assertThat(r.code()).isEqualTo(1);
+      assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+      assertThat(r.err())
+          .startsWith("memplan: planner 'test-stack' ran out of")
+          .contains(mode.equals("oom") ? "memory" : "stack")
+          .doesNotContain("\tat ");
+    }
   }
 
   @Test
