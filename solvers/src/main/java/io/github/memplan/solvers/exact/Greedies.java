@@ -40,6 +40,8 @@ public final class Greedies {
     DsaValidator validator = new DsaValidator();
     Pick best = null;
     long bestPeak = Long.MAX_VALUE;
+    // computed first, so that what is left to do when the budget runs out is little
+    DsaSolution online = new DsaSolution(Greedy.online(instance));
     boolean plain = Portfolio.applies(instance);
     if (!plain || instance.size() <= MODELLED) {
       try {
@@ -70,7 +72,6 @@ public final class Greedies {
         }
       }
     }
-    DsaSolution online = new DsaSolution(Greedy.online(instance));
     if (validator.isValid(unbounded, online) && instance.peak(online) < bestPeak) {
       best = new Pick(online, "online");
     }
