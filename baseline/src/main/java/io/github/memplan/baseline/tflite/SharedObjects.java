@@ -297,9 +297,17 @@ final class SharedObjects {
       SizeDistPriority p = new SizeDistPriority();
       p.tensorUsageId = i;
       p.tensorSize = records.get(i).size();
+      // the first position whose maximum is below the size (positional maximums never increase,
+      // so a binary search finds what the source's linear scan finds)
       int pos = 0;
-      while (pos < positionalMax.length && positionalMax[pos] >= p.tensorSize) {
-        pos++;
+      int hi = positionalMax.length;
+      while (pos < hi) {
+        int mid = (pos + hi) >>> 1;
+        if (positionalMax[mid] >= p.tensorSize) {
+          pos = mid + 1;
+        } else {
+          hi = mid;
+        }
       }
       if (pos == 0) {
         throw new IllegalStateException("Variable pos must be positive.");

@@ -57,6 +57,9 @@ final class TaskProfiles {
       for (int s = from[i]; s < to[i]; s++) {
         count[s]++;
       }
+      if (i % 256 == 255 && budget.exhausted()) {
+        throw new SharedObjects.BudgetExhausted("task profiles at record " + i);
+      }
     }
     int[][] members = new int[segments][];
     for (int s = 0; s < segments; s++) {
@@ -64,6 +67,9 @@ final class TaskProfiles {
       count[s] = 0;
     }
     for (int i = 0; i < n; i++) {
+      if (i % 256 == 255 && budget.exhausted()) {
+        throw new SharedObjects.BudgetExhausted("task profiles at record " + i);
+      }
       for (int s = from[i]; s < to[i]; s++) {
         members[s][count[s]++] = i;
       }
