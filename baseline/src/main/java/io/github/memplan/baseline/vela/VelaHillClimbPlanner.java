@@ -2,6 +2,7 @@ package io.github.memplan.baseline.vela;
 
 import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.CoActive;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
 import io.github.memplan.core.dsa.DsaSolution;
@@ -226,52 +227,28 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
      * first slot both occupy, then by index.
      */
     private int[][] neighbours(int[] firstSlot, int[] endSlot) {
-      Integer[] byStart = new Integer[n];
-      for (int i = 0; i < n; i++) {
-        byStart[i] = i;
-      }
-      Arrays.sort(
-          byStart,
-          (a, b) ->
-              firstSlot[a] != firstSlot[b] ? Integer.compare(firstSlot[a], firstSlot[b]) : a - b);
       int[] deg = new int[n];
       int[][] nb = new int[n][];
       for (int pass = 0; pass < 2; pass++) {
-        int[] active = new int[16];
-        int live = 0;
-        long work = 0;
-        for (int x : byStart) {
-          if (firstSlot[x] >= endSlot[x]) {
-            continue; // occupies no slot: nobody's neighbour
-          }
-          int keep = 0;
-          for (int k = 0; k < live; k++) {
-            int y = active[k];
-            if (endSlot[y] > firstSlot[x]) {
-              active[keep++] = y;
-              if (pass == 0) {
-                deg[x]++;
-                deg[y]++;
-              } else {
-                nb[x][deg[x]++] = y;
-                nb[y][deg[y]++] = x;
-              }
-            }
-          }
-          live = keep;
-          if (live == active.length) {
-            active = Arrays.copyOf(active, 2 * live);
-          }
-          active[live++] = x;
-          work += live;
-          if (work >= 1 << 16) {
-            work = 0;
-            if (budget.exhausted()) {
-              throw new Exhausted();
-            }
-          }
+        boolean first = pass == 0;
+        boolean done =
+            CoActive.sweep(
+                firstSlot,
+                endSlot,
+                x -> firstSlot[x] < endSlot[x],
+                budget,
+                (x, y) -> {
+                  if (!first) {
+                    nb[x][deg[x]] = y;
+                    nb[y][deg[y]] = x;
+                  }
+                  deg[x]++;
+                  deg[y]++;
+                });
+        if (!done) {
+          throw new Exhausted();
         }
-        if (pass == 0) {
+        if (first) {
           for (int i = 0; i < n; i++) {
             nb[i] = new int[deg[i]];
           }

@@ -1,6 +1,7 @@
 package io.github.memplan.solvers.exact;
 
 import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.CoActive;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.solvers.timefold.OrderDecoding;
@@ -130,49 +131,27 @@ final class Portfolio {
 
   /** The co-active pairs among the non-universal buffers, by a sweep over start times. */
   private boolean buildPairs(Budget budget) {
-    Integer[] byLower = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      byLower[i] = i;
-    }
-    Arrays.sort(
-        byLower, (a, b) -> lower[a] != lower[b] ? Integer.compare(lower[a], lower[b]) : a - b);
     int[] deg = new int[n];
     for (int pass = 0; pass < 2; pass++) {
-      int[] active = new int[16];
-      int live = 0;
-      long work = 0;
-      for (int x : byLower) {
-        if (universal[x] || size[x] == 0) {
-          continue;
-        }
-        int keep = 0;
-        for (int k = 0; k < live; k++) {
-          int y = active[k];
-          if (upper[y] > lower[x]) {
-            active[keep++] = y;
-            if (pass == 0) {
-              deg[x]++;
-              deg[y]++;
-            } else {
-              adj[from[x] + deg[x]++] = y;
-              adj[from[y] + deg[y]++] = x;
-            }
-          }
-        }
-        live = keep;
-        if (live == active.length) {
-          active = Arrays.copyOf(active, 2 * live);
-        }
-        active[live++] = x;
-        work += live;
-        if (work > 1 << 16) {
-          work = 0;
-          if (budget.exhausted()) {
-            return false;
-          }
-        }
+      boolean first = pass == 0;
+      boolean done =
+          CoActive.sweep(
+              lower,
+              upper,
+              x -> !universal[x] && size[x] > 0,
+              budget,
+              (x, y) -> {
+                if (!first) {
+                  adj[from[x] + deg[x]] = y;
+                  adj[from[y] + deg[y]] = x;
+                }
+                deg[x]++;
+                deg[y]++;
+              });
+      if (!done) {
+        return false;
       }
-      if (pass == 0) {
+      if (first) {
         from = new int[n + 1];
         long total = 0;
         for (int i = 0; i < n; i++) {

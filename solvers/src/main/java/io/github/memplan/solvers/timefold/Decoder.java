@@ -2,6 +2,7 @@ package io.github.memplan.solvers.timefold;
 
 import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.CoActive;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.Occupancy;
 import java.util.ArrayList;
@@ -80,59 +81,36 @@ final class Decoder {
         pieces.add(Occupancy.pieces(i, inst.buffer(i)));
       }
     }
-    // sweep the buffers by start time: each pair that shares a timestep is met once; the first
-    // sweep counts the intervals of each buffer, the second fills them in
-    Integer[] byLower = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      byLower[i] = i;
-    }
-    Arrays.sort(
-        byLower,
-        (a, b) ->
-            lowerOf[a] != lowerOf[b]
-                ? Integer.compare(lowerOf[a], lowerOf[b])
-                : Integer.compare(a, b));
+    // each pair that shares a timestep is met once; the first sweep counts the intervals of each
+    // buffer, the second fills them in
     other = new int[n][];
     dlo = gaps ? new long[n][] : null;
     dhi = gaps ? new long[n][] : null;
     int[] count = new int[n];
+    List<List<Occupancy.Piece>> ps = pieces;
+    boolean withGaps = gaps;
     for (int pass = 0; pass < 2; pass++) {
-      int[] active = new int[16];
-      int live = 0;
-      long work = 0;
-      for (int x : byLower) {
-        int keep = 0;
-        for (int k = 0; k < live; k++) {
-          if (upperOf[active[k]] > lowerOf[x]) {
-            active[keep++] = active[k];
-          }
-        }
-        live = keep;
-        for (int k = 0; k < live; k++) {
-          int y = active[k];
-          if (gaps) {
-            addPair(pieces.get(x), pieces.get(y), x, y, count);
-            addPair(pieces.get(y), pieces.get(x), y, x, count);
-          } else if (size[x] > 0 && size[y] > 0) {
-            if (other[x] != null) {
-              other[x][count[x]] = y;
-              other[y][count[y]] = x;
-            }
-            count[x]++;
-            count[y]++;
-          }
-        }
-        if (live == active.length) {
-          active = Arrays.copyOf(active, 2 * live);
-        }
-        active[live++] = x;
-        work += live;
-        if (work >= 1 << 16) {
-          work = 0;
-          if (budget.exhausted()) {
-            throw new Exhausted();
-          }
-        }
+      boolean done =
+          CoActive.sweep(
+              lowerOf,
+              upperOf,
+              x -> withGaps || size[x] > 0,
+              budget,
+              (x, y) -> {
+                if (withGaps) {
+                  addPair(ps.get(x), ps.get(y), x, y, count);
+                  addPair(ps.get(y), ps.get(x), y, x, count);
+                } else {
+                  if (other[x] != null) {
+                    other[x][count[x]] = y;
+                    other[y][count[y]] = x;
+                  }
+                  count[x]++;
+                  count[y]++;
+                }
+              });
+      if (!done) {
+        throw new Exhausted();
       }
       if (pass == 0) {
         for (int i = 0; i < n; i++) {
