@@ -62,17 +62,21 @@ public final class Greedies {
         // too many co-active pairs to model: the others need fewer or none
       }
     }
+    // above MODELLED buffers the placements valid by construction are not checked again here
+    // (each caller validates its answer), so that little is left to do when the budget runs out
+    boolean check = instance.size() <= MODELLED;
     if (plain) {
       Portfolio.Result r = Portfolio.best(instance, budget);
       if (r != null && r.peak() < bestPeak) {
         DsaSolution s = new DsaSolution(r.offsets());
-        if (validator.isValid(unbounded, s)) {
+        if (!check || validator.isValid(unbounded, s)) {
           best = new Pick(s, r.order());
           bestPeak = r.peak();
         }
       }
     }
-    if (validator.isValid(unbounded, online) && instance.peak(online) < bestPeak) {
+    if ((!check && plain || validator.isValid(unbounded, online))
+        && instance.peak(online) < bestPeak) {
       best = new Pick(online, "online");
     }
     return best;
