@@ -227,33 +227,9 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
      * first slot both occupy, then by index.
      */
     private int[][] neighbours(int[] firstSlot, int[] endSlot) {
-      int[] deg = new int[n];
-      int[][] nb = new int[n][];
-      for (int pass = 0; pass < 2; pass++) {
-        boolean first = pass == 0;
-        boolean done =
-            CoActive.sweep(
-                firstSlot,
-                endSlot,
-                x -> firstSlot[x] < endSlot[x],
-                budget,
-                (x, y) -> {
-                  if (!first) {
-                    nb[x][deg[x]] = y;
-                    nb[y][deg[y]] = x;
-                  }
-                  deg[x]++;
-                  deg[y]++;
-                });
-        if (!done) {
-          throw new Exhausted();
-        }
-        if (first) {
-          for (int i = 0; i < n; i++) {
-            nb[i] = new int[deg[i]];
-          }
-          Arrays.fill(deg, 0);
-        }
+      int[][] nb = CoActive.lists(firstSlot, endSlot, x -> firstSlot[x] < endSlot[x], budget);
+      if (nb == null) {
+        throw new Exhausted();
       }
       long[] key = new long[16];
       for (int i = 0; i < n; i++) {

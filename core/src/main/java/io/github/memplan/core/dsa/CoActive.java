@@ -65,4 +65,40 @@ public final class CoActive {
     }
     return true;
   }
+
+  /**
+   * The co-active included buffers of each buffer, in the order {@link #sweep} meets them (an empty
+   * list for the others); {@code null} when {@code budget} runs out first.
+   */
+  public static int[][] lists(int[] lower, int[] upper, IntPredicate include, Budget budget) {
+    int n = lower.length;
+    int[] deg = new int[n];
+    if (!sweep(
+        lower,
+        upper,
+        include,
+        budget,
+        (x, y) -> {
+          deg[x]++;
+          deg[y]++;
+        })) {
+      return null;
+    }
+    int[][] out = new int[n][];
+    for (int i = 0; i < n; i++) {
+      out[i] = new int[deg[i]];
+    }
+    Arrays.fill(deg, 0);
+    boolean done =
+        sweep(
+            lower,
+            upper,
+            include,
+            budget,
+            (x, y) -> {
+              out[x][deg[x]++] = y;
+              out[y][deg[y]++] = x;
+            });
+    return done ? out : null;
+  }
 }

@@ -43,10 +43,8 @@ final class Portfolio {
   private final boolean[] universal;
   private final long band;
 
-  /** Co-active non-universal buffers of each buffer, CSR: {@code adj[from[i] .. from[i+1])}. */
-  private int[] from;
-
-  private int[] adj;
+  /** Co-active non-universal buffers of each buffer. */
+  private int[][] adj;
 
   private Portfolio(DsaInstance inst) {
     n = inst.size();
@@ -131,42 +129,8 @@ final class Portfolio {
 
   /** The co-active pairs among the non-universal buffers, by a sweep over start times. */
   private boolean buildPairs(Budget budget) {
-    int[] deg = new int[n];
-    for (int pass = 0; pass < 2; pass++) {
-      boolean first = pass == 0;
-      boolean done =
-          CoActive.sweep(
-              lower,
-              upper,
-              x -> !universal[x] && size[x] > 0,
-              budget,
-              (x, y) -> {
-                if (!first) {
-                  adj[from[x] + deg[x]] = y;
-                  adj[from[y] + deg[y]] = x;
-                }
-                deg[x]++;
-                deg[y]++;
-              });
-      if (!done) {
-        return false;
-      }
-      if (first) {
-        from = new int[n + 1];
-        long total = 0;
-        for (int i = 0; i < n; i++) {
-          from[i] = (int) total;
-          total += deg[i];
-        }
-        if (total > Integer.MAX_VALUE - 16) {
-          return false; // too many pairs for one array
-        }
-        from[n] = (int) total;
-        adj = new int[(int) total];
-        Arrays.fill(deg, 0);
-      }
-    }
-    return true;
+    adj = CoActive.lists(lower, upper, x -> !universal[x] && size[x] > 0, budget);
+    return adj != null;
   }
 
   private Integer[] order(String name) {
@@ -217,9 +181,7 @@ final class Portfolio {
         continue;
       }
       int cnt = 0;
-      int end = from[x + 1];
-      for (int k = from[x]; k < end; k++) {
-        int u = adj[k];
+      for (int u : adj[x]) {
         if (off[u] < 0) {
           continue;
         }

@@ -81,33 +81,31 @@ final class Decoder {
         pieces.add(Occupancy.pieces(i, inst.buffer(i)));
       }
     }
+    dlo = gaps ? new long[n][] : null;
+    dhi = gaps ? new long[n][] : null;
+    if (!gaps) {
+      int[][] lists = CoActive.lists(lowerOf, upperOf, x -> size[x] > 0, budget);
+      if (lists == null) {
+        throw new Exhausted();
+      }
+      other = lists;
+      return;
+    }
     // each pair that shares a timestep is met once; the first sweep counts the intervals of each
     // buffer, the second fills them in
     other = new int[n][];
-    dlo = gaps ? new long[n][] : null;
-    dhi = gaps ? new long[n][] : null;
     int[] count = new int[n];
     List<List<Occupancy.Piece>> ps = pieces;
-    boolean withGaps = gaps;
     for (int pass = 0; pass < 2; pass++) {
       boolean done =
           CoActive.sweep(
               lowerOf,
               upperOf,
-              x -> withGaps || size[x] > 0,
+              x -> true,
               budget,
               (x, y) -> {
-                if (withGaps) {
-                  addPair(ps.get(x), ps.get(y), x, y, count);
-                  addPair(ps.get(y), ps.get(x), y, x, count);
-                } else {
-                  if (other[x] != null) {
-                    other[x][count[x]] = y;
-                    other[y][count[y]] = x;
-                  }
-                  count[x]++;
-                  count[y]++;
-                }
+                addPair(ps.get(x), ps.get(y), x, y, count);
+                addPair(ps.get(y), ps.get(x), y, x, count);
               });
       if (!done) {
         throw new Exhausted();
@@ -115,10 +113,8 @@ final class Decoder {
       if (pass == 0) {
         for (int i = 0; i < n; i++) {
           other[i] = new int[count[i]];
-          if (gaps) {
-            dlo[i] = new long[count[i]];
-            dhi[i] = new long[count[i]];
-          }
+          dlo[i] = new long[count[i]];
+          dhi[i] = new long[count[i]];
         }
         Arrays.fill(count, 0);
       }
