@@ -179,15 +179,8 @@ class MainTest {
   @Test
   void aPlannerOutOfMemoryOrStackIsOneLineAndExitOne() {
     for (String mode : List.of("oom", "deep")) {
-      Run r =
-          run(
-              "dsa",
-              "--instance",
-              small.toString(),
-              "--planner",
-              "test-stack",
-              "--param",
-              "mode=" + mode);
+      String[] args = {"dsa", "--instance", small.toString(), "--planner", "test-stack"};
+      Run r = run(concat(args, "--param", "mode=" + mode));
       assertThat(r.code()).isEqualTo(1);
       assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
       assertThat(r.err())
@@ -591,5 +584,11 @@ class MainTest {
         run("dsa", "--instance", small.toString(), "--planner", "all", "--param", "mode=stack");
     assertThat(withParam.code()).isEqualTo(2);
     assertThat(withParam.err()).contains("--param cannot be used with --planner all");
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
   }
 }
