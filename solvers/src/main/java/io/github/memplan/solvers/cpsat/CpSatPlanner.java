@@ -713,7 +713,8 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       Outcome<DsaSolution> solveModel() {
         CpSolver solver = new CpSolver();
         int workers =
-            BudgetedSolve.configure(solver, ctx, options.workers(), options.deterministicTime());
+            BudgetedSolve.configure(
+                solver, ctx, options.workers(), options.deterministicTime(), budget.wrapUp(n));
         stats.put("workers", workers);
 
         CpSolverStatus status = BudgetedSolve.solve(solver, model, budget, new Progress());

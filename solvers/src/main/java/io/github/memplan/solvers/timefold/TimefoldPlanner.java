@@ -406,7 +406,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
             }
           });
       DsaPlan best;
-      try (BudgetWatcher w = BudgetWatcher.start(budget, solver, "timefold-budget-watcher")) {
+      java.time.Duration reserve = budget.wrapUp(start.getPlacement().getOrder().size());
+      try (BudgetWatcher w =
+          BudgetWatcher.start(budget, reserve, solver, "timefold-budget-watcher")) {
         best = solver.solve(start);
       }
       stats.put("improvements", improvements.get());
