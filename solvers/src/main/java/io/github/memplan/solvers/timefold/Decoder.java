@@ -45,10 +45,10 @@ final class Decoder {
 
   final long[][] dhi;
 
-  /** Thrown by the constructor when the budget runs out while the pairs are listed. */
+  /** Thrown when the budget runs out while the pairs are listed or an order is decoded. */
   static final class Exhausted extends RuntimeException {
     Exhausted() {
-      super("budget exhausted while listing the co-active pairs", null, false, false);
+      super("budget exhausted while decoding", null, false, false);
     }
   }
 
@@ -199,7 +199,21 @@ final class Decoder {
    * {@code order} exactly once).
    */
   long[] decode(int[] order) {
+    return decode(order, io.github.memplan.core.solve.Budget.unlimited());
+  }
+
+  /** {@link #decode(int[])}, polling {@code budget}: throws {@link Exhausted} when it runs out. */
+  long[] decode(int[] order, io.github.memplan.core.solve.Budget budget) {
     Scratch scratch = new Scratch();
-    return OrderDecoding.decode(n, order, (x, p, state) -> place(x, p, state, scratch));
+    int[] placed = new int[1];
+    return OrderDecoding.decode(
+        n,
+        order,
+        (x, p, state) -> {
+          if ((++placed[0] & 1023) == 0 && budget.exhausted()) {
+            throw new Exhausted();
+          }
+          return place(x, p, state, scratch);
+        });
   }
 }

@@ -158,12 +158,18 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
 
   /** The Timefold solution of {@code inst} with the blocks in {@code order}, decoded. */
   static DsaPlan plan(DsaInstance inst, Decoder decoder, int[] order, boolean peakCount) {
+    return plan(inst, decoder, order, peakCount, Budget.unlimited());
+  }
+
+  /** {@link #plan(DsaInstance, Decoder, int[], boolean)}, the decode polling {@code budget}. */
+  static DsaPlan plan(
+      DsaInstance inst, Decoder decoder, int[] order, boolean peakCount, Budget budget) {
     List<Block> blocks = new ArrayList<>(inst.size());
     for (int i = 0; i < inst.size(); i++) {
       Buffer b = inst.buffer(i);
       blocks.add(new Block(i, b.id(), b.size()));
     }
-    long[] off = decoder.decode(order);
+    long[] off = decoder.decode(order, budget);
     List<Block> ordered = new ArrayList<>(order.length);
     int pinned = 0;
     for (int p = 0; p < order.length; p++) {
@@ -233,11 +239,18 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
     long greedyPeak = inst.peak(greedy);
     stats.put("greedy-peak", greedyPeak);
     Decoder decoder;
+    int[] order;
+    DsaPlan start;
+    long decodeNanos;
     try {
       if (ctx.budget().exhausted(0)) {
         throw new Decoder.Exhausted();
       }
       decoder = new Decoder(inst, ctx.budget());
+      order = startOrder(inst, greedy.offsets());
+      long d0 = System.nanoTime();
+      start = plan(inst, decoder, order, options.peakCount(), ctx.budget());
+      decodeNanos = System.nanoTime() - d0;
     } catch (Decoder.Exhausted e) {
       // no time left for the search: the greedy start is the answer
       stats.put("millis", (System.nanoTime() - t0) / 1e6);
@@ -255,8 +268,6 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
               "budget exhausted before the search: the greedy start (" + pick.rule() + ")")
           .withStats(stats);
     }
-    int[] order = startOrder(inst, greedy.offsets());
-    DsaPlan start = plan(inst, decoder, order, options.peakCount());
     long[] startOffsets = start.offsets();
     String bad = invalid(inst, startOffsets);
     if (bad != null) {
@@ -272,7 +283,14 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
       ctx.progress().improved(bestPeak, lb, "greedy start");
     }
     int movable = inst.size() - start.getPlacement().getPinned();
-    if (bestPeak > lb && movable >= 2 && !ctx.budget().exhausted(0)) {
+    // the search begins with a full decode inside Timefold, about as long as the one above: it
+    // starts only if that, a move or so, and the wrap-up fit in what is left
+    java.time.Duration needed =
+        java.time.Duration.ofNanos(2 * decodeNanos).plus(ctx.budget().wrapUp(inst.size()));
+    if (bestPeak > lb
+        && movable >= 2
+        && !ctx.budget().exhausted(0)
+        && !ctx.budget().exhausted(needed)) {
       Search s =
           new Search(
               inst, ctx, mode, lb, start, bestPeak <= inst.capacity() ? bestPeak : Long.MAX_VALUE);
