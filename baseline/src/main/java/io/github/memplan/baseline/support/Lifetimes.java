@@ -74,9 +74,18 @@ public final class Lifetimes {
         }
       }
     }
+    work = 0;
     for (int i = 0; i < n; i++) {
       lists[i] = Arrays.copyOf(grow[i], counts[i]);
+      grow[i] = null;
       Arrays.sort(lists[i]);
+      work += counts[i];
+      if (work >= 1 << 16) {
+        work = 0;
+        if (budget.exhausted()) {
+          return null;
+        }
+      }
     }
     return lists;
   }
