@@ -6,7 +6,13 @@
 #     deciding capacity 2^20 (median of REPS runs) beside MiniMalloc's published medians on a
 #     2-core machine; minimising the peak within LIMIT;
 #   part zoo: every zoo model's GMEM instance on bm1684x and cv183x, minimised by exact;
-#   part scale: generated instances (memplan dsa --generate) of 1k, 10k and 100k buffers, seeds 1-3.
+#   part scale: generated instances (memplan dsa --generate) of 1k, 10k and 100k buffers, seeds 1-3;
+#   part training: training-step traces (memplan dsa --generate N --generate-kind training) of
+#     resnet50 (20k, 60k, 100k buffers) and bert-base (60k), exported once as MiniMalloc CSV into
+#     DIR/traces, each planner run on the CSV as a whole process: its solve time ("millis") and its
+#     wall time ("wall_ms", JVM start, reading and validation included) side by side with the peak
+#     over the max-load bound. For the side-by-side table of issue 20 use PLANNERS
+#     "exact greedy tflm cpsat timefold" (greedy: the best greedy start of the search planners).
 # Usage: scripts/dsa-search-bench.sh [DIR] [PLANNERS] [PARTS] [LIMIT] [REPS]
 #   defaults: dsa-bench, "exact", "decide minimise zoo scale", 60s, 3
 set -euo pipefail
@@ -71,7 +77,25 @@ for part in $parts; do
         done
       done
       ;;
-    *) echo "unknown part '$part' (decide, minimise, zoo, scale)" >&2; exit 2 ;;
+    training)
+      mkdir -p "$dir/traces"
+      for spec in resnet50:20000 resnet50:60000 resnet50:100000 bert-base:60000; do
+        model="${spec%%:*}"
+        n="${spec##*:}"
+        csv="$dir/traces/training-$model-$n.csv"
+        [ -s "$csv" ] || "$root/memplan" dsa --generate "$n" --generate-kind training \
+          --generate-model "$model" --export "$csv" >/dev/null
+        for p in $planners; do
+          t0=$(date +%s%N)
+          out="$(mp dsa --instance "$csv" --planner "$p" --time-limit "$limit" --json)"
+          wall=$((($(date +%s%N) - t0) / 1000000))
+          printf '%s\n' "$out" \
+            | tag part=training n="$n" model="$model" instance="training-$model-$n" planner="$p" \
+              wall_ms="$wall" limit="$limit" >>"$runs"
+        done
+      done
+      ;;
+    *) echo "unknown part '$part' (decide, minimise, zoo, scale, training)" >&2; exit 2 ;;
   esac
 done
 python3 "$root/scripts/dsa-search-report.py" "$runs" >"$dir/report.md"

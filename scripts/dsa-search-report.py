@@ -82,3 +82,16 @@ if scale:
         ratio = j.get("ratio")
         print(f"| {int(j['n']):,} | {j['instance'].rsplit('-s', 1)[1]} | {j['planner']} | {j['status']} | "
               f"{'-' if ratio is None else f'{ratio:.4f}'} | {secs(j):.2f} |")
+training = [j for j in rows if j.get("part") == "training"]
+if training:
+    print("## Training-step traces (memplan dsa --generate N --generate-kind training)\n")
+    print("Solve: the planner's own time; wall: the whole process (JVM start, reading the CSV,"
+          " validation). Over max-load: (peak / max-load bound - 1), in percent.\n")
+    print("| trace | planner | limit | status | solve ms | wall ms | over max-load |")
+    print("|---|---|---|---|---:|---:|---:|")
+    for j in sorted(training, key=lambda j: (j["model"], int(j["n"]), j["planner"])):
+        peak, lb = j.get("peakBytes"), j.get("lowerBound")
+        over = "-" if not peak or not lb else f"{(peak / lb - 1) * 100:.3f}%"
+        solve = "-" if j.get("millis") is None else f"{j['millis']:.0f}"
+        print(f"| {j['instance']} | {j['planner']} | {j['limit']} | {j['status']} | {solve} | "
+              f"{j['wall_ms']} | {over} |")

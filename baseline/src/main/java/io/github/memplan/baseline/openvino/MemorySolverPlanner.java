@@ -43,7 +43,11 @@ public final class MemorySolverPlanner implements Planner<DsaInstance, DsaSoluti
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
     int n = instance.size();
-    int[][] overlaps = Lifetimes.overlaps(instance);
+    int[][] overlaps = Lifetimes.overlaps(instance, ctx.budget());
+    if (overlaps == null) {
+      return Outcome.noSolution(
+          OptionalLong.empty(), "budget exhausted while listing overlapping lifetimes");
+    }
     long[] offsets = new long[n];
     boolean[] placed = new boolean[n];
     List<Integer> boxes = new ArrayList<>();

@@ -33,6 +33,14 @@ public final class Lifetimes {
    * the cost is the number of overlapping pairs plus a sort.
    */
   public static int[][] overlaps(DsaInstance instance) {
+    return overlaps(instance, Budget.unlimited());
+  }
+
+  /**
+   * {@link #overlaps(DsaInstance)}, polling {@code budget} as the pairs are listed: {@code null}
+   * when it runs out first.
+   */
+  public static int[][] overlaps(DsaInstance instance, Budget budget) {
     int n = instance.size();
     List<Integer> byLower = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -49,6 +57,7 @@ public final class Lifetimes {
       grow[i] = new int[4];
     }
     List<Integer> active = new ArrayList<>();
+    long work = 0;
     for (int i : byLower) {
       Buffer b = instance.buffer(i);
       active.removeIf(j -> instance.buffer(j).upper() <= b.lower());
@@ -57,10 +66,26 @@ public final class Lifetimes {
         add(grow, counts, j, i);
       }
       active.add(i);
+      work += active.size();
+      if (work >= 1 << 16) {
+        work = 0;
+        if (budget.exhausted()) {
+          return null;
+        }
+      }
     }
+    work = 0;
     for (int i = 0; i < n; i++) {
       lists[i] = Arrays.copyOf(grow[i], counts[i]);
+      grow[i] = null;
       Arrays.sort(lists[i]);
+      work += counts[i];
+      if (work >= 1 << 16) {
+        work = 0;
+        if (budget.exhausted()) {
+          return null;
+        }
+      }
     }
     return lists;
   }

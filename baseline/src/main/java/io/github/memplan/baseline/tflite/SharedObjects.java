@@ -179,7 +179,7 @@ final class SharedObjects {
    */
   static Assignment greedyByBreadth(List<UsageRecord> records, Budget budget) {
     int n = records.size();
-    List<int[]> profiles = TaskProfiles.of(records);
+    List<int[]> profiles = TaskProfiles.of(records, budget);
     long[] breadth = new long[profiles.size()];
     Integer[] taskOrder = new Integer[profiles.size()];
     for (int t = 0; t < profiles.size(); t++) {
@@ -290,15 +290,24 @@ final class SharedObjects {
    */
   static Assignment greedyBySizeDistPriority(List<UsageRecord> records, Budget budget) {
     int n = records.size();
-    long[] positionalMax = TaskProfiles.positionalMaximums(records, TaskProfiles.of(records));
+    long[] positionalMax =
+        TaskProfiles.positionalMaximums(records, TaskProfiles.of(records, budget));
     SizeDistPriority[] info = new SizeDistPriority[n];
     for (int i = 0; i < n; i++) {
       SizeDistPriority p = new SizeDistPriority();
       p.tensorUsageId = i;
       p.tensorSize = records.get(i).size();
+      // the first position whose maximum is below the size (positional maximums never increase,
+      // so a binary search finds what the source's linear scan finds)
       int pos = 0;
-      while (pos < positionalMax.length && positionalMax[pos] >= p.tensorSize) {
-        pos++;
+      int hi = positionalMax.length;
+      while (pos < hi) {
+        int mid = (pos + hi) >>> 1;
+        if (positionalMax[mid] >= p.tensorSize) {
+          pos = mid + 1;
+        } else {
+          hi = mid;
+        }
       }
       if (pos == 0) {
         throw new IllegalStateException("Variable pos must be positive.");
@@ -386,9 +395,47 @@ final class SharedObjects {
    * chains of saturated left→right edges: one shared object per chain.
    */
   static Assignment minCostFlow(List<UsageRecord> records, Budget budget) {
-    MinCostFlow solver = new MinCostFlow(records);
+    long edges = reuseEdges(records);
+    if (edges > MAX_REUSE_EDGES) {
+      // one edge per pair of tensors that do not overlap in time: quadratic in the tensors
+      throw new BudgetExhausted(
+          "min-cost flow needs "
+              + edges
+              + " reuse edges, more than the memory cap of "
+              + MAX_REUSE_EDGES);
+    }
+    MinCostFlow solver = new MinCostFlow(records, budget);
     solver.solve(budget);
     return solver.assignment();
+  }
+
+  /** The most left-to-right edges the min-cost flow graph may have (about 40 bytes each). */
+  static final long MAX_REUSE_EDGES = 1L << 24;
+
+  /** The number of left-to-right edges: pairs {@code (j, i)} with {@code j.last < i.first}. */
+  static long reuseEdges(List<UsageRecord> records) {
+    int n = records.size();
+    int[] last = new int[n];
+    for (int i = 0; i < n; i++) {
+      last[i] = records.get(i).last();
+    }
+    Arrays.sort(last);
+    long edges = 0;
+    for (UsageRecord r : records) {
+      // records whose last task precedes r's first one
+      int lo = 0;
+      int hi = n;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (last[mid] < r.first()) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      edges += lo;
+    }
+    return edges;
   }
 
   private static final class MinCostFlow {
@@ -403,7 +450,7 @@ final class SharedObjects {
     private final int[][] edgesFrom;
     private final int[] edgesFromCount;
 
-    MinCostFlow(List<UsageRecord> records) {
+    MinCostFlow(List<UsageRecord> records, Budget budget) {
       this.records = records;
       numTensors = records.size();
       source = 2 * numTensors;
@@ -419,6 +466,9 @@ final class SharedObjects {
         UsageRecord r = records.get(i);
         while (!inUse.isEmpty() && inUse.peek().lastTask() < r.first()) {
           oldRecordIds.add(inUse.poll().objectId());
+        }
+        if (i % 256 == 0) {
+          poll(budget, 0, "min-cost flow graph at tensor " + i);
         }
         inUse.add(new InUse(r.last(), i));
         addEdge(source, i, 1, 0);

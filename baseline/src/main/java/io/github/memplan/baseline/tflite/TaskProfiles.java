@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tflite;
 
+import io.github.memplan.core.solve.Budget;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +25,14 @@ final class TaskProfiles {
    * decreasing size, ties by position (the source's {@code std::sort} leaves ties unspecified).
    */
   static List<int[]> of(List<UsageRecord> records) {
+    return of(records, Budget.unlimited());
+  }
+
+  /**
+   * {@link #of(List)}, polling {@code budget} once per segment: throws {@link
+   * SharedObjects.BudgetExhausted} when it runs out.
+   */
+  static List<int[]> of(List<UsageRecord> records, Budget budget) {
     int n = records.size();
     int[] points = new int[2 * n];
     for (int i = 0; i < n; i++) {
@@ -48,6 +57,9 @@ final class TaskProfiles {
       for (int s = from[i]; s < to[i]; s++) {
         count[s]++;
       }
+      if (i % 256 == 255 && budget.exhausted()) {
+        throw new SharedObjects.BudgetExhausted("task profiles at record " + i);
+      }
     }
     int[][] members = new int[segments][];
     for (int s = 0; s < segments; s++) {
@@ -55,23 +67,50 @@ final class TaskProfiles {
       count[s] = 0;
     }
     for (int i = 0; i < n; i++) {
+      if (i % 256 == 255 && budget.exhausted()) {
+        throw new SharedObjects.BudgetExhausted("task profiles at record " + i);
+      }
       for (int s = from[i]; s < to[i]; s++) {
         members[s][count[s]++] = i;
       }
     }
+    // one global order by decreasing size, ties by position: each profile sorts by rank in it
+    Integer[] byRank = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      byRank[i] = i;
+    }
+    Arrays.sort(
+        byRank,
+        (a, b) ->
+            records.get(a).size() != records.get(b).size()
+                ? Long.compare(records.get(b).size(), records.get(a).size())
+                : Integer.compare(a, b));
+    int[] rank = new int[n];
+    for (int k = 0; k < n; k++) {
+      rank[byRank[k]] = k;
+    }
     List<int[]> out = new ArrayList<>();
+    long work = 0;
     for (int s = 0; s < segments; s++) {
-      if (members[s].length == 0) {
+      int[] seg = members[s];
+      if (seg.length == 0) {
         continue;
       }
-      Integer[] boxed = Arrays.stream(members[s]).boxed().toArray(Integer[]::new);
-      Arrays.sort(
-          boxed,
-          (a, b) ->
-              records.get(a).size() != records.get(b).size()
-                  ? Long.compare(records.get(b).size(), records.get(a).size())
-                  : Integer.compare(a, b));
-      out.add(Arrays.stream(boxed).mapToInt(Integer::intValue).toArray());
+      work += seg.length;
+      if (work >= 1 << 16) {
+        work = 0;
+        if (budget.exhausted()) {
+          throw new SharedObjects.BudgetExhausted("task profiles at segment " + s);
+        }
+      }
+      for (int k = 0; k < seg.length; k++) {
+        seg[k] = rank[seg[k]];
+      }
+      Arrays.sort(seg);
+      for (int k = 0; k < seg.length; k++) {
+        seg[k] = byRank[seg[k]];
+      }
+      out.add(seg);
     }
     return out;
   }

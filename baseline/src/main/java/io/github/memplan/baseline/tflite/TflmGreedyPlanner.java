@@ -46,9 +46,12 @@ public final class TflmGreedyPlanner implements Planner<DsaInstance, DsaSolution
       if (instance.buffer(i).fixedOffset().isPresent()) {
         offline.add(i);
       } else {
-        online.add(0, i); // filled from the tail: reverse order of addition
+        online.add(i);
       }
     }
+    // the source fills its list from the tail: reverse order of addition (reversed once here, not
+    // by inserting at the head, which is quadratic)
+    java.util.Collections.reverse(online);
     // ReverseSortInPlace is stable: List.sort (a merge sort) keeps equal sizes in list order
     online.sort((x, y) -> Long.compare(instance.buffer(y).size(), instance.buffer(x).size()));
     List<Integer> sorted = new ArrayList<>(offline);

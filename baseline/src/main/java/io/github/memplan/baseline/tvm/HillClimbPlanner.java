@@ -203,7 +203,11 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
     int n = instance.size();
-    int[][] conflicts = Lifetimes.overlaps(instance);
+    int[][] conflicts = Lifetimes.overlaps(instance, ctx.budget());
+    if (conflicts == null) {
+      return Outcome.noSolution(
+          OptionalLong.empty(), "budget exhausted while listing overlapping lifetimes");
+    }
     long[] base = new long[n];
     List<Integer> movable = new ArrayList<>();
     for (int i = 0; i < n; i++) {

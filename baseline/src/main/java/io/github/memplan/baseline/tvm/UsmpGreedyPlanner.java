@@ -81,7 +81,11 @@ public final class UsmpGreedyPlanner implements Planner<DsaInstance, DsaSolution
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
     int n = instance.size();
-    int[][] conflicts = Lifetimes.overlaps(instance);
+    int[][] conflicts = Lifetimes.overlaps(instance, ctx.budget());
+    if (conflicts == null) {
+      return Outcome.noSolution(
+          OptionalLong.empty(), "budget exhausted while listing overlapping lifetimes");
+    }
     long[] offsets = new long[n];
     boolean[] placed = new boolean[n];
     List<Integer> toPlace = new ArrayList<>();

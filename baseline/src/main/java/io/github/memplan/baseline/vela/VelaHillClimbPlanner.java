@@ -2,6 +2,7 @@ package io.github.memplan.baseline.vela;
 
 import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.CoActive;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaOutcomes;
 import io.github.memplan.core.dsa.DsaSolution;
@@ -14,8 +15,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -43,9 +44,10 @@ import java.util.random.RandomGenerator;
  * <p>Departures: the random numbers come from the run's {@link SolveContext#random()}, not Python's
  * {@code random.seed(1)}, so the sequence of swaps differs from Vela's; where the source's {@code
  * randint(0, len - 2)} would fail on a one-element turn list, the swap is skipped; the budget is
- * polled every iteration (steps = iterations), and when it runs out the best order so far is
- * returned; fixed offsets are refused (Vela has none); gaps are ignored; time is compressed to the
- * instants where some lifetime starts or ends, which changes nothing the algorithm reads.
+ * polled every iteration (steps = iterations) and every 256 live ranges of a decode, and when it
+ * runs out the best order so far is returned (none if the first decode is unfinished); fixed
+ * offsets are refused (Vela has none); gaps are ignored; time is compressed to the instants where
+ * some lifetime starts or ends, which changes nothing the algorithm reads.
  */
 public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolution> {
 
@@ -95,8 +97,15 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
     if (instance.size() == 0) {
       return DsaOutcomes.fromOffsets(instance, new long[0], Map.of());
     }
-    Search s = new Search(instance, ctx.random(), ctx.budget());
-    long[] addresses = s.allocate();
+    Search s;
+    long[] addresses;
+    try {
+      s = new Search(instance, ctx.random(), ctx.budget());
+      addresses = s.allocate();
+    } catch (Exhausted e) {
+      return Outcome.noSolution(
+          OptionalLong.empty(), "budget exhausted before the first allocation was complete");
+    }
     return DsaOutcomes.fromOffsets(
         instance,
         addresses,
@@ -150,54 +159,93 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
         size[i] = b.size();
         alignment[i] = b.alignment();
       }
-      // lrs_at_time over compressed time: slot k stands for [points[k], points[k+1])
-      TreeMap<Integer, Integer> slotOf = new TreeMap<>();
+      // lrs_at_time over compressed time: slot k stands for [points[k], points[k+1]). Computed
+      // without the per-slot lists: the load per slot by a difference array, each urgency (the
+      // largest load over a live range's slots) by a sparse table, the neighbours by a sweep
+      int[] points = new int[2 * n];
       for (int i = 0; i < n; i++) {
-        slotOf.put(startTime[i], 0);
-        slotOf.put(endTime[i] + 1, 0);
+        points[2 * i] = startTime[i];
+        points[2 * i + 1] = endTime[i] + 1;
       }
+      Arrays.sort(points);
       int slots = 0;
-      for (Map.Entry<Integer, Integer> e : slotOf.entrySet()) {
-        e.setValue(slots++);
+      for (int k = 0; k < points.length; k++) {
+        if (slots == 0 || points[slots - 1] != points[k]) {
+          points[slots++] = points[k];
+        }
       }
       int[] firstSlot = new int[n];
       int[] endSlot = new int[n]; // exclusive
-      List<List<Integer>> lrsAtTime = new ArrayList<>();
-      for (int k = 0; k < slots; k++) {
-        lrsAtTime.add(new ArrayList<>());
-      }
+      long[] sizeAtTime = new long[slots + 1];
       for (int i = 0; i < n; i++) {
-        firstSlot[i] = slotOf.get(startTime[i]);
-        endSlot[i] = slotOf.get(endTime[i] + 1);
-        for (int k = firstSlot[i]; k < endSlot[i]; k++) {
-          lrsAtTime.get(k).add(i);
-        }
+        firstSlot[i] = Arrays.binarySearch(points, 0, slots, startTime[i]);
+        endSlot[i] = Arrays.binarySearch(points, 0, slots, endTime[i] + 1);
+        sizeAtTime[firstSlot[i]] += size[i];
+        sizeAtTime[endSlot[i]] -= size[i];
       }
-      long[] sizeAtTime = new long[slots];
       long max = 0;
       for (int k = 0; k < slots; k++) {
-        for (int i : lrsAtTime.get(k)) {
-          sizeAtTime[k] += size[i];
+        if (k > 0) {
+          sizeAtTime[k] += sizeAtTime[k - 1];
         }
         max = Math.max(max, sizeAtTime[k]);
       }
       minRequiredSize = max;
-      neighbours = new int[n][];
-      int[] seen = new int[n];
-      Arrays.fill(seen, -1);
+      long[][] table = sparseMax(sizeAtTime, slots);
       for (int i = 0; i < n; i++) {
-        List<Integer> nb = new ArrayList<>();
-        for (int k = firstSlot[i]; k < endSlot[i]; k++) {
-          urgency[i] = Math.max(urgency[i], sizeAtTime[k]);
-          for (int j : lrsAtTime.get(k)) {
-            if (seen[j] != i && j != i) {
-              seen[j] = i;
-              nb.add(j);
-            }
-          }
-        }
-        neighbours[i] = nb.stream().mapToInt(Integer::intValue).toArray();
+        urgency[i] = firstSlot[i] < endSlot[i] ? rangeMax(table, firstSlot[i], endSlot[i]) : 0;
       }
+      neighbours = neighbours(firstSlot, endSlot);
+    }
+
+    /** {@code table[j][k]}: the largest of {@code v[k .. k + 2^j)}. */
+    private static long[][] sparseMax(long[] v, int len) {
+      int levels = 1;
+      while ((1 << levels) <= len) {
+        levels++;
+      }
+      long[][] t = new long[levels][];
+      t[0] = Arrays.copyOf(v, Math.max(len, 1));
+      for (int j = 1; j < levels; j++) {
+        int w = 1 << j;
+        t[j] = new long[Math.max(0, len - w + 1)];
+        for (int k = 0; k + w <= len; k++) {
+          t[j][k] = Math.max(t[j - 1][k], t[j - 1][k + w / 2]);
+        }
+      }
+      return t;
+    }
+
+    /** The largest of {@code v[from .. to)}, {@code from < to}. */
+    private static long rangeMax(long[][] t, int from, int to) {
+      int j = 31 - Integer.numberOfLeadingZeros(to - from);
+      return Math.max(t[j][from], t[j][to - (1 << j)]);
+    }
+
+    /**
+     * The time neighbours of each live range in the order the source's slot scan meets them: by the
+     * first slot both occupy, then by index.
+     */
+    private int[][] neighbours(int[] firstSlot, int[] endSlot) {
+      int[][] nb = CoActive.lists(firstSlot, endSlot, x -> firstSlot[x] < endSlot[x], budget);
+      if (nb == null) {
+        throw new Exhausted();
+      }
+      long[] key = new long[16];
+      for (int i = 0; i < n; i++) {
+        int[] a = nb[i];
+        if (key.length < a.length) {
+          key = new long[Math.max(a.length, 2 * key.length)];
+        }
+        for (int k = 0; k < a.length; k++) {
+          key[k] = ((long) Math.max(firstSlot[i], firstSlot[a[k]]) << 32) | a[k];
+        }
+        Arrays.sort(key, 0, a.length);
+        for (int k = 0; k < a.length; k++) {
+          a[k] = (int) key[k];
+        }
+      }
+      return nb;
     }
 
     /** {@code LiveRangeInfo.__lt__}. */
@@ -249,6 +297,9 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
       Arrays.fill(address, NOT_ALLOCATED);
       long sz = 0;
       for (int t = 0; t < indices.length; t++) {
+        if (t % 256 == 255 && budget.exhausted()) {
+          throw new Exhausted();
+        }
         int lr = indices[t];
         allocateLr(lr);
         turn[lr] = t;
@@ -335,7 +386,12 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
           break;
         }
         attemptBottleneckFix(indices, i - lastImprovementIteration);
-        long newSize = allocateIndices(indices);
+        long newSize;
+        try {
+          newSize = allocateIndices(indices);
+        } catch (Exhausted e) {
+          break; // the best order so far stands
+        }
         if (newSize <= bestSize) {
           if (newSize < bestSize) {
             lastImprovementIteration = i;
@@ -370,6 +426,13 @@ public final class VelaHillClimbPlanner implements Planner<DsaInstance, DsaSolut
         search(indices);
       }
       return allocatedAddresses;
+    }
+  }
+
+  /** The budget ran out inside a decode or the set-up. */
+  private static final class Exhausted extends RuntimeException {
+    Exhausted() {
+      super(null, null, false, false);
     }
   }
 

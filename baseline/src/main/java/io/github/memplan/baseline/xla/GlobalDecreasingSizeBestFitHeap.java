@@ -125,7 +125,10 @@ public final class GlobalDecreasingSizeBestFitHeap implements Planner<DsaInstanc
   long[] place(DsaInstance instance, SolveContext ctx) {
     int n = instance.size();
     long[][] events = eventIntervals(instance);
-    int[][] overlaps = Lifetimes.overlaps(instance);
+    int[][] overlaps = Lifetimes.overlaps(instance, ctx.budget());
+    if (overlaps == null) {
+      return null;
+    }
     long[] offsets = new long[n];
     boolean[] committed = new boolean[n];
     List<Integer> sorted = new ArrayList<>();

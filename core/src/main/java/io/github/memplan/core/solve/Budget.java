@@ -86,6 +86,24 @@ public final class Budget {
     return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
   }
 
+  /**
+   * The time a planner keeps back from its search on {@code buffers} buffers to read back, check
+   * and return its answer before the deadline: 10 µs per buffer (a validation and a copy of the
+   * placement), at most a fifth of the time left now; zero without a deadline.
+   */
+  public Duration wrapUp(int buffers) {
+    if (deadlineNanos == NO_DEADLINE) {
+      return Duration.ZERO;
+    }
+    long perBuffers = 10_000L * Math.max(0, buffers);
+    return Duration.ofNanos(Math.min(perBuffers, remaining().toNanos() / 5));
+  }
+
+  /** Whether the run must stop now, keeping back {@code reserve} before the deadline. */
+  public boolean exhausted(Duration reserve) {
+    return exhausted() || remaining().compareTo(reserve) <= 0;
+  }
+
   /** The time limit this budget was created with, if any. */
   public java.util.Optional<Duration> limit() {
     return java.util.Optional.ofNullable(limit);

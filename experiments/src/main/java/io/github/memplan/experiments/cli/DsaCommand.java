@@ -4,8 +4,12 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Violation;
+import io.github.memplan.datasets.dsa.ServingTrace;
 import io.github.memplan.datasets.dsa.TraceGenerator;
+import io.github.memplan.datasets.dsa.TrainingTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,9 +39,16 @@ import picocli.CommandLine.Spec;
       "  memplan dsa --instance minimalloc:A --planner exact --time-limit 5s --json",
       "  memplan dsa --instance A.1048576.csv --planner tpumlir-doc --out A.solved.csv",
       "  memplan dsa --validate A.solved.csv",
-      "  memplan dsa --generate 100000 --generate-seed 1 --planner exact --time-limit 60s"
+      "  memplan dsa --generate 100000 --generate-seed 1 --planner exact --time-limit 60s",
+      "  memplan dsa --generate 60000 --generate-kind training --generate-model resnet50"
+          + " --export training-resnet50-60000.csv",
+      "  memplan dsa --generate 50000 --generate-kind serving --planner tflm"
     })
 final class DsaCommand implements Callable<Integer> {
+  static final String DEFAULT_TRAINING_MODEL = "resnet50";
+  static final String DEFAULT_SERVING_MODELS = "resnet50,mobilenetv2,bert-base";
+  static final int DEFAULT_BATCH = 32;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -52,9 +63,46 @@ final class DsaCommand implements Callable<Integer> {
       names = "--generate",
       paramLabel = "N",
       description =
-          "Plan a generated instance of N buffers shaped like a DNN schedule instead of a file"
-              + " (see TraceGenerator; --generate-seed picks it).")
+          "Plan a generated instance of N buffers instead of a file (its kind: --generate-kind).")
   Integer generate;
+
+  @Option(
+      names = "--generate-kind",
+      paramLabel = "KIND",
+      defaultValue = "schedule",
+      description =
+          "schedule: activations of a DNN-like inference schedule (TraceGenerator, seeded);"
+              + " training: training steps of one zoo model (forward activations saved for the"
+              + " backward pass, gradients, weight gradients, Adam state; TrainingTrace,"
+              + " deterministic); serving: interleaved inference requests to several zoo models"
+              + " (ServingTrace, seeded). Default: ${DEFAULT-VALUE}.")
+  String generateKind;
+
+  @Option(
+      names = "--generate-model",
+      paramLabel = "MODEL[,MODEL...]",
+      split = ",",
+      description =
+          "Zoo models of a training trace (one; default "
+              + DEFAULT_TRAINING_MODEL
+              + ") or a serving trace (default "
+              + DEFAULT_SERVING_MODELS
+              + ").")
+  List<String> generateModels;
+
+  @Option(
+      names = "--generate-batch",
+      paramLabel = "B",
+      description = "Batch size of a training trace (default: " + DEFAULT_BATCH + ").")
+  Integer generateBatch;
+
+  @Option(
+      names = "--export",
+      paramLabel = "FILE.csv",
+      description =
+          "Write the instance (given or generated) as MiniMalloc CSV to this file instead of"
+              + " planning.")
+  Path export;
 
   @Option(
       names = "--generate-seed",
@@ -87,23 +135,50 @@ final class DsaCommand implements Callable<Integer> {
           spec.commandLine(),
           "give exactly one of --instance FILE.csv, --generate N and --validate SOLVED.csv");
     }
-    if (spec.commandLine().getParseResult().hasMatchedOption("--generate-seed")
-        && generate == null) {
-      throw new ParameterException(spec.commandLine(), "--generate-seed needs --generate N");
+    ParseResult parsed = spec.commandLine().getParseResult();
+    for (String generateOnly :
+        List.of("--generate-seed", "--generate-kind", "--generate-model", "--generate-batch")) {
+      if (parsed.hasMatchedOption(generateOnly) && generate == null) {
+        throw new ParameterException(spec.commandLine(), generateOnly + " needs --generate N");
+      }
     }
-    return validate != null ? validate() : plan();
+    if (generate != null) {
+      checkGenerateOptions(parsed);
+    }
+    if (export != null && validate != null) {
+      throw new ParameterException(spec.commandLine(), "--export does not apply to --validate");
+    }
+    return validate != null ? validate() : export != null ? export() : plan();
   }
 
-  private Integer plan() throws IOException {
-    if (opts.planner == null) {
-      throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
+  private void checkGenerateOptions(ParseResult parsed) {
+    if (!List.of("schedule", "training", "serving").contains(generateKind)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--generate-kind: expected schedule, training or serving, not '" + generateKind + "'");
     }
+    if (generateKind.equals("training") && parsed.hasMatchedOption("--generate-seed")) {
+      throw new ParameterException(
+          spec.commandLine(), "--generate-seed does not apply to a training trace (deterministic)");
+    }
+    if (!generateKind.equals("training") && generateBatch != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--generate-batch needs --generate-kind training");
+    }
+    if (generateKind.equals("schedule") && generateModels != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--generate-model needs --generate-kind training or serving");
+    }
+    if (generateKind.equals("training") && generateModels != null && generateModels.size() != 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--generate-model: a training trace takes one model");
+    }
+  }
+
+  private DsaInstance instance() throws IOException {
     DsaInstance in;
     try {
-      in =
-          generate != null
-              ? TraceGenerator.generate(generate, generateSeed)
-              : MiniMallocCsv.readInstance(instance, Path.of(""));
+      in = generate != null ? generated() : MiniMallocCsv.readInstance(instance, Path.of(""));
     } catch (IllegalArgumentException e) {
       if (generate == null) {
         throw e;
@@ -113,6 +188,54 @@ final class DsaCommand implements Callable<Integer> {
     if (capacity != null) {
       in = in.withCapacity(capacity);
     }
+    return in;
+  }
+
+  private DsaInstance generated() {
+    switch (generateKind) {
+      case "training":
+        {
+          String model = generateModels == null ? DEFAULT_TRAINING_MODEL : generateModels.get(0);
+          int batch = generateBatch == null ? DEFAULT_BATCH : generateBatch;
+          return TrainingTrace.generate(Models.get(model).build(), generate, batch, 64);
+        }
+      case "serving":
+        {
+          List<String> names =
+              generateModels == null ? List.of(DEFAULT_SERVING_MODELS.split(",")) : generateModels;
+          List<Graph> graphs = names.stream().map(n -> Models.get(n).build()).toList();
+          return ServingTrace.generate(graphs, generate, generateSeed, 64);
+        }
+      default:
+        return TraceGenerator.generate(generate, generateSeed);
+    }
+  }
+
+  private Integer export() throws IOException {
+    for (String planningOnly : List.of("--planner", "--param", "--seed", "--time-limit", "--out")) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(planningOnly)) {
+        throw new ParameterException(
+            spec.commandLine(), planningOnly + " does not apply to --export");
+      }
+    }
+    DsaInstance in = instance();
+    MiniMallocCsv.write(in, null, export);
+    Report r = new Report();
+    r.add("instance", "instance", in.name(), in.name());
+    r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
+    r.add("horizon", "horizon", in.horizon(), Integer.toString(in.horizon()));
+    long maxLoad = LowerBounds.maxLoad(in);
+    r.add("maxLoad", "max load", maxLoad, PlanRun.bytes(maxLoad));
+    r.add("out", "written to", export.toString(), export.toString());
+    r.print(spec.commandLine().getOut(), opts.json);
+    return Main.OK;
+  }
+
+  private Integer plan() throws IOException {
+    if (opts.planner == null) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
+    }
+    DsaInstance in = instance();
     if (AllPlanners.requested(opts)) {
       java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
       head.put("instance", in.name());

@@ -61,7 +61,29 @@ public final class Main implements Callable<Integer> {
   boolean verbose;
 
   public static void main(String[] args) {
-    System.exit(newCommandLine().execute(args));
+    int code;
+    try {
+      code = newCommandLine().execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      System.err.println("memplan: the run " + outOf(e));
+      code = FAILED;
+    }
+    System.exit(code);
+  }
+
+  /**
+   * What an {@link OutOfMemoryError} or {@link StackOverflowError} means, for one line: "ran out of
+   * memory (...); ..." with the way to give the JVM more.
+   */
+  static String outOf(VirtualMachineError e) {
+    if (e instanceof StackOverflowError) {
+      return "ran out of stack (StackOverflowError); more stack: MEMPLAN_JAVA_OPTS=-Xss64m";
+    }
+    return "ran out of memory (OutOfMemoryError: "
+        + (e.getMessage() == null ? "" : e.getMessage())
+        + ", max heap "
+        + (Runtime.getRuntime().maxMemory() >> 20)
+        + " MiB); more heap: MEMPLAN_JAVA_OPTS=-Xmx16g";
   }
 
   /** The configured command line; set its out and err to capture output. */

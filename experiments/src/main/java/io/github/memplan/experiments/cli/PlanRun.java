@@ -64,7 +64,21 @@ record PlanRun(
 
     SolveContext ctx = SolveContext.of(opts.seed, Budget.of(opts.timeLimit));
     long t0 = System.nanoTime();
-    Outcome<DsaSolution> outcome = planner.solve(instance, ctx);
+    Outcome<DsaSolution> outcome;
+    try {
+      outcome = planner.solve(instance, ctx);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      throw new Main.Failure(
+          "planner '"
+              + provider.id()
+              + "' "
+              + Main.outOf(e)
+              + " on '"
+              + instance.name()
+              + "' ("
+              + instance.size()
+              + " buffers)");
+    }
     double millis = (System.nanoTime() - t0) / 1e6;
 
     long peak = -1;

@@ -278,6 +278,14 @@ public final class Runner {
   }
 
   private static String describe(Throwable e) {
+    if (e instanceof OutOfMemoryError) {
+      return "ran out of memory (OutOfMemoryError"
+          + (e.getMessage() == null ? "" : ": " + e.getMessage())
+          + ")";
+    }
+    if (e instanceof StackOverflowError) {
+      return "ran out of stack (StackOverflowError)";
+    }
     return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 

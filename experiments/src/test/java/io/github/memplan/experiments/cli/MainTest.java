@@ -84,7 +84,8 @@ class MainTest {
     assertThat(r.code()).isZero();
     assertThat(r.out())
         .containsPattern("(?m)^test-stack +DsaInstance +Test only: stacks")
-        .contains("--param mode=stack  stack, overlap, error, infeasible, throw, stall or slow");
+        .contains(
+            "--param mode=stack  stack, overlap, error, infeasible, throw, oom, deep, stall or slow");
   }
 
   @Test
@@ -145,6 +146,49 @@ class MainTest {
             "test-stack",
             "--json");
     assertThat(again.json().get("peakBytes")).isEqualTo(j.get("peakBytes"));
+  }
+
+  @Test
+  void exportsAGeneratedTrainingTraceAsMiniMallocCsv(@TempDir Path tmp) throws IOException {
+    Path csv = tmp.resolve("t.csv");
+    Run r =
+        run(
+            "dsa",
+            "--generate",
+            "2000",
+            "--generate-kind",
+            "training",
+            "--generate-model",
+            "resnet18",
+            "--generate-batch",
+            "4",
+            "--export",
+            csv.toString(),
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.json().get("instance").asText()).isEqualTo("training-resnet18-b4-2000");
+    assertThat(r.json().get("buffers").asInt()).isEqualTo(2000);
+    assertThat(MiniMallocCsv.readInstance(csv).size()).isEqualTo(2000);
+    Run seed = run("dsa", "--generate", "9", "--generate-kind", "training", "--generate-seed", "2");
+    assertThat(seed.code()).isEqualTo(2);
+    assertThat(seed.err()).contains("--generate-seed does not apply to a training trace");
+    Run kind = run("dsa", "--generate", "9", "--generate-kind", "inference", "--planner", "x");
+    assertThat(kind.code()).isEqualTo(2);
+    assertThat(kind.err()).contains("--generate-kind: expected schedule, training or serving");
+  }
+
+  @Test
+  void aPlannerOutOfMemoryOrStackIsOneLineAndExitOne() {
+    for (String mode : List.of("oom", "deep")) {
+      String[] args = {"dsa", "--instance", small.toString(), "--planner", "test-stack"};
+      Run r = run(concat(args, "--param", "mode=" + mode));
+      assertThat(r.code()).isEqualTo(1);
+      assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+      assertThat(r.err())
+          .startsWith("memplan: planner 'test-stack' ran out of")
+          .contains(mode.equals("oom") ? "memory" : "stack")
+          .doesNotContain("\tat ");
+    }
   }
 
   @Test
@@ -544,5 +588,11 @@ class MainTest {
         run("dsa", "--instance", small.toString(), "--planner", "all", "--param", "mode=stack");
     assertThat(withParam.code()).isEqualTo(2);
     assertThat(withParam.err()).contains("--param cannot be used with --planner all");
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
   }
 }

@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * A test-only planner, {@code test-stack}: stacks the buffers without reuse, ignoring fixed offsets
  * (valid for instances without them), or, by its {@code mode} parameter, misbehaves on purpose so
  * that the CLI's handling of bad planners can be tested: {@code overlap} puts every buffer at 0,
- * {@code error} and {@code infeasible} return those statuses, {@code throw} throws, {@code stall}
+ * {@code error} and {@code infeasible} return those statuses, {@code throw} throws, {@code oom} and
+ * {@code deep} throw an {@code OutOfMemoryError} and a {@code StackOverflowError}, {@code stall}
  * ignores its budget and waits until its thread is interrupted, {@code slow} stacks after a pause
  * of 100 ms (within its budget) so that a suite of them can be killed half-way.
  */
@@ -43,7 +44,8 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
   @Override
   public List<Parameter> parameters() {
     return List.of(
-        new Parameter("mode", "stack, overlap, error, infeasible, throw, stall or slow", "stack"));
+        new Parameter(
+            "mode", "stack, overlap, error, infeasible, throw, oom, deep, stall or slow", "stack"));
   }
 
   @Override
@@ -72,6 +74,8 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
           case "error" -> Outcome.error("deliberate failure");
           case "infeasible" -> Outcome.infeasible("deliberately infeasible");
           case "throw" -> throw new IllegalStateException("deliberate exception");
+          case "oom" -> throw new OutOfMemoryError("Java heap space");
+          case "deep" -> throw new StackOverflowError();
           case "stall" -> {
             while (!pause(10)) {
               // the budget is ignored on purpose

@@ -59,6 +59,7 @@ class RunnerTest {
                 "10s",
                 "{planner: test-stack, label: thrower, params: {mode: throw}}",
                 "{planner: test-stack, label: overlapper, params: {mode: overlap}}",
+                "{planner: test-stack, label: oom, params: {mode: oom}}",
                 "naive"));
     List<ResultRow> rows = SuiteRuns.run(s, dir.resolve("out"), false, Shard.ALL, 1).rows();
     assertThat(rows)
@@ -70,6 +71,14 @@ class RunnerTest {
             })
         .filteredOn(r -> !r.isTiming())
         .allSatisfy(r -> assertThat(r.value()).isEmpty());
+    assertThat(rows)
+        .filteredOn(r -> r.planner().equals("oom"))
+        .allSatisfy(
+            r -> {
+              assertThat(r.status()).isEqualTo("ERROR");
+              assertThat(r.message())
+                  .isEqualTo("ran out of memory (OutOfMemoryError: Java heap space)");
+            });
     assertThat(rows)
         .filteredOn(r -> r.planner().equals("overlapper"))
         .allSatisfy(

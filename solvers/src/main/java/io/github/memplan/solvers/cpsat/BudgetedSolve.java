@@ -39,13 +39,26 @@ public final class BudgetedSolve {
    */
   public static int configure(
       CpSolver solver, SolveContext ctx, int workers, double deterministicTime) {
+    return configure(solver, ctx, workers, deterministicTime, java.time.Duration.ZERO);
+  }
+
+  /**
+   * {@link #configure(CpSolver, SolveContext, int, double)} with CP-SAT's time limit {@code
+   * reserve} before the deadline (see {@link Budget#wrapUp}).
+   */
+  public static int configure(
+      CpSolver solver,
+      SolveContext ctx,
+      int workers,
+      double deterministicTime,
+      java.time.Duration reserve) {
     Budget budget = ctx.budget();
     SatParameters.Builder p = solver.getParameters();
     int w = deterministicTime > 0 ? 1 : workers;
     p.setNumWorkers(w);
     p.setRandomSeed((int) (ctx.seed() ^ (ctx.seed() >>> 32)) & Integer.MAX_VALUE);
     p.setLogSearchProgress(false);
-    p.setMaxTimeInSeconds(Math.max(0.0, budget.remaining().toNanos() / 1e9));
+    p.setMaxTimeInSeconds(Math.max(0.0, budget.remaining().minus(reserve).toNanos() / 1e9));
     if (deterministicTime > 0) {
       p.setMaxDeterministicTime(deterministicTime);
     }

@@ -405,7 +405,8 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       long[] offs = null;
       WarmStart ws = options.warmStart();
       if (ws instanceof WarmStart.Greedy) {
-        DsaSolution s = Greedies.best(inst);
+        Greedies.Pick pick = Greedies.pick(inst, budget);
+        DsaSolution s = pick == null ? null : pick.solution();
         offs = s == null ? null : s.offsets().clone();
       } else if (ws instanceof WarmStart.From from) {
         if (budget.exhausted()) {
@@ -712,7 +713,8 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       Outcome<DsaSolution> solveModel() {
         CpSolver solver = new CpSolver();
         int workers =
-            BudgetedSolve.configure(solver, ctx, options.workers(), options.deterministicTime());
+            BudgetedSolve.configure(
+                solver, ctx, options.workers(), options.deterministicTime(), budget.wrapUp(n));
         stats.put("workers", workers);
 
         CpSolverStatus status = BudgetedSolve.solve(solver, model, budget, new Progress());

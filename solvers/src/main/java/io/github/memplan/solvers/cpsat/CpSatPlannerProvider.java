@@ -61,6 +61,9 @@ public final class CpSatPlannerProvider implements PlannerProvider<DsaInstance, 
 
   @Override
   public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
+    // load OR-Tools' native library now (seconds on a busy machine), not inside the first solve's
+    // budget; a platform without it still answers ERROR from solve
+    CpSatPlanner.available();
     try {
       CpSatPlanner.Formulation f =
           CpSatPlanner.Formulation.of(config.string("model").trim().toLowerCase(Locale.ROOT));

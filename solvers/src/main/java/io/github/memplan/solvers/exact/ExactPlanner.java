@@ -35,14 +35,15 @@ import java.util.TreeMap;
  * bound {@code lb} starts at the max-load bound, at least every buffer's size and every fixed
  * buffer's end, rounded up to the granularity {@code g} (the gcd of all sizes, alignments and fixed
  * offsets: gravity placements put every offset on a multiple of {@code g}, so the optimum is one).
- * The incumbent comes from two greedies (best fit by decreasing size, and online best fit in order
- * of start times, see {@link Greedy}) and from an optional warm-start planner. Two tracks then
- * share the nodes equally: the proof track probes {@code c = lb} (a placement found there is
- * optimal; a proof that none exists raises {@code lb} by {@code g}), and the descent track probes
- * capacities below the incumbent to improve it (a proof there raises {@code lb} past it), at a
- * falling capacity with a node limit that starts afresh at every new incumbent. A probe cut short
- * never counts as a proof, unlike upstream's {@code --minimize_capacity} loop, which also counts
- * timeouts as "does not fit" and bisects from 0.
+ * The incumbent comes from the greedies (best fit by decreasing size, online best fit in order of
+ * start times, see {@link Greedy}, and on instances without gaps or fixed offsets the orders of
+ * {@link Portfolio}, among them first fit by decreasing size) and from an optional warm-start
+ * planner. Two tracks then share the nodes equally: the proof track probes {@code c = lb} (a
+ * placement found there is optimal; a proof that none exists raises {@code lb} by {@code g}), and
+ * the descent track probes capacities below the incumbent to improve it (a proof there raises
+ * {@code lb} past it), at a falling capacity with a node limit that starts afresh at every new
+ * incumbent. A probe cut short never counts as a proof, unlike upstream's {@code
+ * --minimize_capacity} loop, which also counts timeouts as "does not fit" and bisects from 0.
  *
  * <p><b>Outcome.</b> {@code OPTIMAL} only when the peak equals the proven bound; otherwise {@code
  * FEASIBLE} with the best placement and the proven bound; {@code INFEASIBLE} when the capacity is
@@ -237,6 +238,14 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
       DsaSolution online = new DsaSolution(Greedy.online(inst));
       if (new DsaValidator().isValid(inst.withCapacity(DsaInstance.UNBOUNDED), online)) {
         offer(online.offsets(), "online");
+      }
+      if (Portfolio.applies(inst)) {
+        Portfolio.Result r = Portfolio.best(inst, budget);
+        if (r != null
+            && new DsaValidator()
+                .isValid(inst.withCapacity(DsaInstance.UNBOUNDED), new DsaSolution(r.offsets()))) {
+          offer(r.offsets(), r.order());
+        }
       }
       warmStart();
       long target = cap == DsaInstance.UNBOUNDED ? cap : cap - cap % g;

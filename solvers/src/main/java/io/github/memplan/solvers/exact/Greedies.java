@@ -3,45 +3,85 @@ package io.github.memplan.solvers.exact;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
+import io.github.memplan.core.solve.Budget;
 
 /**
  * The greedy incumbents of {@link ExactPlanner}, for other search planners to start from: best fit
- * by decreasing size (the rule of TFLite's {@code SimpleMemoryArena} and XLA's spatial heap) and
+ * by decreasing size (the rule of TFLite's {@code SimpleMemoryArena} and XLA's spatial heap), the
+ * orders of {@link Portfolio} (among them first fit by decreasing size, TFLite Micro's rule) and
  * online best fit in order of start times (see {@link Greedy}). Solvers never import baselines;
  * this is the solvers' own starting point.
  */
 public final class Greedies {
   private Greedies() {}
 
+  /** A greedy placement and the rule that gave it. */
+  public record Pick(DsaSolution solution, String rule) {}
+
   /**
-   * The valid placement of smaller peak of the two greedies (best fit first on a tie), ignoring the
-   * instance's capacity; {@code null} when neither is valid (fixed offsets that collide).
+   * The valid placement of smallest peak of the greedies, ignoring the instance's capacity; {@code
+   * null} when none is valid (fixed offsets that collide). Without a budget: see {@link #pick}.
    */
   public static DsaSolution best(DsaInstance instance) {
+    Pick p = pick(instance, Budget.unlimited());
+    return p == null ? null : p.solution();
+  }
+
+  /**
+   * The valid placement of smallest peak, ignoring the instance's capacity, among: best fit by
+   * decreasing size on the search model (up to {@value #MODELLED} buffers, or when there are gaps
+   * or fixed offsets), the {@link Portfolio} orders (first fit and best fit by decreasing size, by
+   * area, by lifetime; instances without gaps and fixed offsets) as far as the budget allows, and
+   * online best fit in order of start times (always run: it needs no pairs and takes {@code O(n log
+   * n)}). Ties go to the earlier in that list. {@code null} when none is valid.
+   */
+  public static Pick pick(DsaInstance instance, Budget budget) {
     DsaInstance unbounded = instance.withCapacity(DsaInstance.UNBOUNDED);
     DsaValidator validator = new DsaValidator();
-    DsaSolution best = null;
-    try {
-      Model md = new Model(instance);
-      long[] searched = Greedy.bestFit(md);
-      if (searched != null) {
-        long[] offs = md.trivialOffset.clone();
-        for (int k = 0; k < md.n; k++) {
-          offs[md.index[k]] = searched[k];
+    Pick best = null;
+    long bestPeak = Long.MAX_VALUE;
+    // computed first, so that what is left to do when the budget runs out is little
+    DsaSolution online = new DsaSolution(Greedy.online(instance));
+    boolean plain = Portfolio.applies(instance);
+    if (!plain || instance.size() <= MODELLED) {
+      try {
+        Model md = new Model(instance);
+        long[] searched = Greedy.bestFit(md);
+        if (searched != null) {
+          long[] offs = md.trivialOffset.clone();
+          for (int k = 0; k < md.n; k++) {
+            offs[md.index[k]] = searched[k];
+          }
+          DsaSolution s = new DsaSolution(offs);
+          if (validator.isValid(unbounded, s)) {
+            best = new Pick(s, "best-fit");
+            bestPeak = instance.peak(s);
+          }
         }
-        DsaSolution s = new DsaSolution(offs);
-        if (validator.isValid(unbounded, s)) {
-          best = s;
+      } catch (Model.TooDense e) {
+        // too many co-active pairs to model: the others need fewer or none
+      }
+    }
+    // above MODELLED buffers the placements valid by construction are not checked again here
+    // (each caller validates its answer), so that little is left to do when the budget runs out
+    boolean check = instance.size() <= MODELLED;
+    if (plain) {
+      Portfolio.Result r = Portfolio.best(instance, budget);
+      if (r != null && r.peak() < bestPeak) {
+        DsaSolution s = new DsaSolution(r.offsets());
+        if (!check || validator.isValid(unbounded, s)) {
+          best = new Pick(s, r.order());
+          bestPeak = r.peak();
         }
       }
-    } catch (Model.TooDense e) {
-      // too many co-active pairs to model: the online greedy needs none
     }
-    DsaSolution online = new DsaSolution(Greedy.online(instance));
-    if (validator.isValid(unbounded, online)
-        && (best == null || instance.peak(online) < instance.peak(best))) {
-      best = online;
+    if ((!check && plain || validator.isValid(unbounded, online))
+        && instance.peak(online) < bestPeak) {
+      best = new Pick(online, "online");
     }
     return best;
   }
+
+  /** Up to this many buffers the model-based best fit runs too (it is cheap there). */
+  static final int MODELLED = ExactPlanner.LARGE;
 }

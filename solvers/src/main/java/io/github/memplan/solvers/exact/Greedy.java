@@ -90,17 +90,14 @@ final class Greedy {
     return md.eff[u][k];
   }
 
-  private static long bestGap(long[] lo, long[] hi, int cnt, long align) {
-    Integer[] idx = new Integer[cnt];
-    for (int k = 0; k < cnt; k++) {
-      idx[k] = k;
-    }
-    Arrays.sort(idx, (a, b) -> lo[a] != lo[b] ? Long.compare(lo[a], lo[b]) : Integer.compare(a, b));
+  static long bestGap(long[] lo, long[] hi, int cnt, long align) {
+    // sorted by lo in place (among equal lo the answer does not depend on the order: the first
+    // such interval not yet covered fixes the room below it, and covers the rest)
+    io.github.memplan.solvers.timefold.OrderDecoding.sortByLow(lo, hi, 0, cnt - 1);
     long bestOff = -1;
     long bestRoom = Long.MAX_VALUE;
     long free = 0; // offsets >= free are clear of every interval seen so far
-    for (int k = 0; k < cnt; k++) {
-      int j = idx[k];
+    for (int j = 0; j < cnt; j++) {
       if (hi[j] <= free) {
         continue;
       }

@@ -24,15 +24,16 @@ import java.util.TreeMap;
  * grows with the square of the buffer count): a large neighbourhood search whose neighbourhoods are
  * solved exactly.
  *
- * <p>It starts from {@link Greedies#best} and lowers a target peak {@code T}: every buffer that
- * ends above {@code T} is repaired inside a time window around it. The buffers that live entirely
- * inside the window are freed; every other buffer alive during the window keeps its offset as a
- * fixed offset; {@link ExactPlanner} in decide mode, with a node limit, looks for a placement of
- * the freed buffers below {@code T}. A window that fails is widened once (four times the buffers);
- * if it still fails, the target is abandoned (the repairs made so far stay: none raised the peak)
- * and the step towards the lower bound is halved. Targets start at the lower bound itself (the step
- * is the whole gap) and the loop ends when the peak meets the bound, the step falls below the
- * granularity, or the budget runs out.
+ * <p>It starts from the best greedy of {@link Greedies#pick} (several orders, as far as the budget
+ * allows, so never worse than the best of them) and lowers a target peak {@code T}: every buffer
+ * that ends above {@code T} is repaired inside a time window around it. The buffers that live
+ * entirely inside the window are freed; every other buffer alive during the window keeps its offset
+ * as a fixed offset; {@link ExactPlanner} in decide mode, with a node limit, looks for a placement
+ * of the freed buffers below {@code T}. A window that fails is widened once (four times the
+ * buffers); if it still fails, the target is abandoned (the repairs made so far stay: none raised
+ * the peak) and the step towards the lower bound is halved. Targets start at the lower bound itself
+ * (the step is the whole gap) and the loop ends when the peak meets the bound, the step falls below
+ * the granularity, or the budget runs out.
  *
  * <p>This is in the spirit of MiniMalloc's decomposition (Moffitt, ASPLOS 2023): exact search on
  * parts of the timeline, here on overlapping windows with their borders frozen, so that only the
@@ -107,13 +108,15 @@ final class WindowRepair {
       return Outcome.infeasible(
           "the lower bound " + lb + " exceeds the capacity " + inst.capacity());
     }
-    DsaSolution greedy = Greedies.best(inst);
-    if (greedy == null) {
+    Greedies.Pick pick = Greedies.pick(inst, ctx.budget());
+    if (pick == null) {
       return Outcome.infeasible("buffers with fixed offsets overlap");
     }
+    DsaSolution greedy = pick.solution();
     WindowRepair r = new WindowRepair(inst, ctx, greedy.offsets());
     long peak = inst.peak(greedy);
     r.stats.put("incumbent-source-greedy", peak);
+    r.stats.put("incumbent-source-" + pick.rule(), peak);
     ctx.progress().improved(peak, lb, "greedy");
     long step = peak - lb;
     while (peak > lb && step >= g && !r.budget.exhausted()) {

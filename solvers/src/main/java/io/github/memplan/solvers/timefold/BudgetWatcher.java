@@ -18,13 +18,22 @@ public final class BudgetWatcher implements AutoCloseable {
 
   /** Starts watching {@code budget} for {@code solver} on a thread named {@code name}. */
   public static BudgetWatcher start(Budget budget, Solver<?> solver, String name) {
+    return start(budget, java.time.Duration.ZERO, solver, name);
+  }
+
+  /**
+   * Starts watching {@code budget} for {@code solver}, stopping it {@code reserve} before the
+   * deadline (see {@link Budget#wrapUp}).
+   */
+  public static BudgetWatcher start(
+      Budget budget, java.time.Duration reserve, Solver<?> solver, String name) {
     BudgetWatcher w = new BudgetWatcher();
     Thread t =
         new Thread(
             () -> {
               synchronized (w.done) {
                 while (!w.finished) {
-                  if (budget.exhausted()) {
+                  if (budget.exhausted(reserve)) {
                     solver.terminateEarly();
                   }
                   try {

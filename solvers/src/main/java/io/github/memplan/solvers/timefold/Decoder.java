@@ -2,6 +2,7 @@ package io.github.memplan.solvers.timefold;
 
 import io.github.memplan.core.dsa.Alignment;
 import io.github.memplan.core.dsa.Buffer;
+import io.github.memplan.core.dsa.CoActive;
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.Occupancy;
 import java.util.ArrayList;
@@ -35,48 +36,79 @@ final class Decoder {
    */
   final int[][] other;
 
+  /**
+   * The relative bounds of each forbidden interval; {@code null} when no buffer has a gap: a plain
+   * pair forbids {@code (o_y - size_x, o_y + size_y)}, computed from the sizes, so that the decoder
+   * keeps one {@code int} per pair and direction (memory linear in the co-active pairs).
+   */
   final long[][] dlo;
+
   final long[][] dhi;
 
+  /** Thrown when the budget runs out while the pairs are listed or an order is decoded. */
+  static final class Exhausted extends RuntimeException {
+    Exhausted() {
+      super("budget exhausted while decoding", null, false, false);
+    }
+  }
+
   Decoder(DsaInstance inst) {
+    this(inst, io.github.memplan.core.solve.Budget.unlimited());
+  }
+
+  /** Polls {@code budget} while the pairs are listed; throws {@link Exhausted} when it runs out. */
+  Decoder(DsaInstance inst, io.github.memplan.core.solve.Budget budget) {
     n = inst.size();
     size = new long[n];
     align = new long[n];
     fixed = new long[n];
-    List<List<Occupancy.Piece>> pieces = new ArrayList<>(n);
+    boolean gaps = false;
+    int[] lowerOf = new int[n];
+    int[] upperOf = new int[n];
     for (int i = 0; i < n; i++) {
       Buffer b = inst.buffer(i);
       size[i] = b.size();
       align[i] = b.alignment();
       fixed[i] = b.fixedOffset().isPresent() ? b.fixedOffset().getAsLong() : -1;
-      pieces.add(Occupancy.pieces(i, b));
+      lowerOf[i] = b.lower();
+      upperOf[i] = b.upper();
+      gaps |= !b.gaps().isEmpty();
     }
-    // sweep the buffers by start time: each pair that shares a timestep is met once; the first
-    // sweep counts the intervals of each buffer, the second fills them in
-    Integer[] byLower = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      byLower[i] = i;
+    List<List<Occupancy.Piece>> pieces = null;
+    if (gaps) {
+      pieces = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        pieces.add(Occupancy.pieces(i, inst.buffer(i)));
+      }
     }
-    Arrays.sort(
-        byLower,
-        (a, b) ->
-            inst.buffer(a).lower() != inst.buffer(b).lower()
-                ? Integer.compare(inst.buffer(a).lower(), inst.buffer(b).lower())
-                : Integer.compare(a, b));
+    dlo = gaps ? new long[n][] : null;
+    dhi = gaps ? new long[n][] : null;
+    if (!gaps) {
+      int[][] lists = CoActive.lists(lowerOf, upperOf, x -> size[x] > 0, budget);
+      if (lists == null) {
+        throw new Exhausted();
+      }
+      other = lists;
+      return;
+    }
+    // each pair that shares a timestep is met once; the first sweep counts the intervals of each
+    // buffer, the second fills them in
     other = new int[n][];
-    dlo = new long[n][];
-    dhi = new long[n][];
     int[] count = new int[n];
+    List<List<Occupancy.Piece>> ps = pieces;
     for (int pass = 0; pass < 2; pass++) {
-      List<Integer> active = new ArrayList<>();
-      for (int x : byLower) {
-        Buffer bx = inst.buffer(x);
-        active.removeIf(y -> inst.buffer(y).upper() <= bx.lower());
-        for (int y : active) {
-          addPair(pieces.get(x), pieces.get(y), x, y, count);
-          addPair(pieces.get(y), pieces.get(x), y, x, count);
-        }
-        active.add(x);
+      boolean done =
+          CoActive.sweep(
+              lowerOf,
+              upperOf,
+              x -> true,
+              budget,
+              (x, y) -> {
+                addPair(ps.get(x), ps.get(y), x, y, count);
+                addPair(ps.get(y), ps.get(x), y, x, count);
+              });
+      if (!done) {
+        throw new Exhausted();
       }
       if (pass == 0) {
         for (int i = 0; i < n; i++) {
@@ -140,9 +172,9 @@ final class Decoder {
       int y = ys[k];
       if (state.position(y) < p) {
         long oy = state.address(y);
-        long h = oy + dhi[x][k];
+        long h = oy + (dhi == null ? size[y] : dhi[x][k]);
         if (h > 0) {
-          lo[m] = oy + dlo[x][k];
+          lo[m] = oy + (dlo == null ? 1 - size[x] : dlo[x][k]);
           hi[m] = h;
           m++;
         }
@@ -167,7 +199,21 @@ final class Decoder {
    * {@code order} exactly once).
    */
   long[] decode(int[] order) {
+    return decode(order, io.github.memplan.core.solve.Budget.unlimited());
+  }
+
+  /** {@link #decode(int[])}, polling {@code budget}: throws {@link Exhausted} when it runs out. */
+  long[] decode(int[] order, io.github.memplan.core.solve.Budget budget) {
     Scratch scratch = new Scratch();
-    return OrderDecoding.decode(n, order, (x, p, state) -> place(x, p, state, scratch));
+    int[] placed = new int[1];
+    return OrderDecoding.decode(
+        n,
+        order,
+        (x, p, state) -> {
+          if ((++placed[0] & 1023) == 0 && budget.exhausted()) {
+            throw new Exhausted();
+          }
+          return place(x, p, state, scratch);
+        });
   }
 }

@@ -158,12 +158,18 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
 
   /** The Timefold solution of {@code inst} with the blocks in {@code order}, decoded. */
   static DsaPlan plan(DsaInstance inst, Decoder decoder, int[] order, boolean peakCount) {
+    return plan(inst, decoder, order, peakCount, Budget.unlimited());
+  }
+
+  /** {@link #plan(DsaInstance, Decoder, int[], boolean)}, the decode polling {@code budget}. */
+  static DsaPlan plan(
+      DsaInstance inst, Decoder decoder, int[] order, boolean peakCount, Budget budget) {
     List<Block> blocks = new ArrayList<>(inst.size());
     for (int i = 0; i < inst.size(); i++) {
       Buffer b = inst.buffer(i);
       blocks.add(new Block(i, b.id(), b.size()));
     }
-    long[] off = decoder.decode(order);
+    long[] off = decoder.decode(order, budget);
     List<Block> ordered = new ArrayList<>(order.length);
     int pinned = 0;
     for (int p = 0; p < order.length; p++) {
@@ -201,6 +207,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
     return t;
   }
 
+  /** Up to this many buffers the best order is decoded again from scratch as a check. */
+  static final int SCRATCH_CHECK_MAX = 20_000;
+
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
     return solve(instance, ctx, EnvironmentMode.NO_ASSERT);
@@ -221,16 +230,44 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
               "the lower bound " + lb + " exceeds the capacity " + inst.capacity())
           .withStats(stats);
     }
-    DsaSolution greedy = Greedies.best(inst);
-    if (greedy == null) {
+    Greedies.Pick pick = Greedies.pick(inst, ctx.budget());
+    if (pick == null) {
       return Outcome.<DsaSolution>error("timefold: no greedy start for '" + inst.name() + "'")
           .withStats(stats);
     }
+    DsaSolution greedy = pick.solution();
     long greedyPeak = inst.peak(greedy);
     stats.put("greedy-peak", greedyPeak);
-    Decoder decoder = new Decoder(inst);
-    int[] order = startOrder(inst, greedy.offsets());
-    DsaPlan start = plan(inst, decoder, order, options.peakCount());
+    Decoder decoder;
+    int[] order;
+    DsaPlan start;
+    long decodeNanos;
+    try {
+      if (ctx.budget().exhausted(0)) {
+        throw new Decoder.Exhausted();
+      }
+      decoder = new Decoder(inst, ctx.budget());
+      order = startOrder(inst, greedy.offsets());
+      long d0 = System.nanoTime();
+      start = plan(inst, decoder, order, options.peakCount(), ctx.budget());
+      decodeNanos = System.nanoTime() - d0;
+    } catch (Decoder.Exhausted e) {
+      // no time left for the search: the greedy start is the answer
+      stats.put("millis", (System.nanoTime() - t0) / 1e6);
+      if (greedyPeak > inst.capacity()) {
+        return Outcome.<DsaSolution>noSolution(
+                OptionalLong.of(lb),
+                "greedy peak " + greedyPeak + " exceeds the capacity " + inst.capacity())
+            .withStats(stats);
+      }
+      Outcome<DsaSolution> out =
+          greedyPeak == lb
+              ? Outcome.optimal(greedy, lb)
+              : Outcome.feasible(greedy, OptionalLong.of(lb));
+      return out.withMessage(
+              "budget exhausted before the search: the greedy start (" + pick.rule() + ")")
+          .withStats(stats);
+    }
     long[] startOffsets = start.offsets();
     String bad = invalid(inst, startOffsets);
     if (bad != null) {
@@ -246,7 +283,14 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
       ctx.progress().improved(bestPeak, lb, "greedy start");
     }
     int movable = inst.size() - start.getPlacement().getPinned();
-    if (bestPeak > lb && movable >= 2 && !ctx.budget().exhausted(0)) {
+    // the search begins with a full decode inside Timefold, about as long as the one above: it
+    // starts only if that, a move or so, and the wrap-up fit in what is left
+    java.time.Duration needed =
+        java.time.Duration.ofNanos(2 * decodeNanos).plus(ctx.budget().wrapUp(inst.size()));
+    if (bestPeak > lb
+        && movable >= 2
+        && !ctx.budget().exhausted(0)
+        && !ctx.budget().exhausted(needed)) {
       Search s =
           new Search(
               inst, ctx, mode, lb, start, bestPeak <= inst.capacity() ? bestPeak : Long.MAX_VALUE);
@@ -260,7 +304,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
       int[] foundOrder =
           found.getPlacement().getOrder().stream().mapToInt(Block::getIndex).toArray();
       long[] incremental = found.offsets();
-      long[] scratch = decoder.decode(foundOrder);
+      // the check against a decode from scratch costs a decode; on large instances the validator
+      // below checks the answer instead, so that the run ends within its budget
+      long[] scratch = inst.size() <= SCRATCH_CHECK_MAX ? decoder.decode(foundOrder) : incremental;
       if (!Arrays.equals(incremental, scratch)) {
         return Outcome.<DsaSolution>error(
                 "timefold: the incremental decode of the best order differs from a decode from"
@@ -378,7 +424,9 @@ public final class TimefoldPlanner implements Planner<DsaInstance, DsaSolution> 
             }
           });
       DsaPlan best;
-      try (BudgetWatcher w = BudgetWatcher.start(budget, solver, "timefold-budget-watcher")) {
+      java.time.Duration reserve = budget.wrapUp(start.getPlacement().getOrder().size());
+      try (BudgetWatcher w =
+          BudgetWatcher.start(budget, reserve, solver, "timefold-budget-watcher")) {
         best = solver.solve(start);
       }
       stats.put("improvements", improvements.get());
