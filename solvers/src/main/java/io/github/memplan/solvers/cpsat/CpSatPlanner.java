@@ -27,6 +27,7 @@ import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import io.github.memplan.core.solve.Violation;
 import io.github.memplan.solvers.exact.Greedies;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -544,6 +545,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
         peak = model.newIntVar(lbS, ubS, "H");
         k = new IntVar[n];
         for (int b = 0; b < n; b++) {
+          if ((b & 0x3FF) == 0 && budget.exhausted()) {
+            return fallback(hint, hintPeak, lb, "budget exhausted while building the model");
+          }
           if (fixedS[b] >= 0) {
             continue;
           }
@@ -560,6 +564,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
               ? Outcome.infeasible(why.substring(1))
               : fallback(hint, hintPeak, lb, why);
         }
+        if (budget.exhausted()) {
+          return fallback(hint, hintPeak, lb, "budget exhausted while building the model");
+        }
         if (options.symmetry()) {
           int groups = 0;
           for (int[] group : twinGroups()) {
@@ -571,8 +578,14 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
           stats.put("twin-groups", groups);
         }
         model.minimize(peak);
+        if (budget.exhausted()) {
+          return fallback(hint, hintPeak, lb, "budget exhausted while building the model");
+        }
         if (hint != null) {
           for (int b = 0; b < n; b++) {
+            if ((b & 0x3FF) == 0 && budget.exhausted()) {
+              return fallback(hint, hintPeak, lb, "budget exhausted while building the model");
+            }
             if (k[b] != null) {
               model.addHint(k[b], hintY(b) / stepS[b]);
             }
@@ -696,6 +709,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
         NoOverlap2dConstraint c = model.addNoOverlap2D();
         int rects = 0;
         for (int b = 0; b < n; b++) {
+          if ((b & 0x3FF) == 0 && budget.exhausted()) {
+            return "budget exhausted while building the model";
+          }
           for (Piece p : pieces[b]) {
             IntervalVar x = model.newFixedInterval(p.lower(), p.upper() - p.lower(), "");
             IntervalVar yv =
@@ -711,10 +727,19 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       }
 
       Outcome<DsaSolution> solveModel() {
+        // CP-SAT overruns its own time limit on large models (presolve, stopping its workers,
+        // the response copied back): on 100,000 buffers by up to 1.7 s beyond a 5 s limit with
+        // Budget.wrapUp's reserve alone. So keep back 20 us per buffer (2 s at 100,000), and run
+        // CP-SAT only when at least twice that is left; else the hint is the answer.
+        Duration keep = budget.wrapUp(n).plus(Duration.ofNanos(10_000L * n));
+        if (budget.limit().isPresent() && budget.remaining().compareTo(keep.multipliedBy(2)) < 0) {
+          return fallback(
+              hint, hintPeak, lb, "too little time left to run CP-SAT on " + n + " buffers");
+        }
         CpSolver solver = new CpSolver();
         int workers =
             BudgetedSolve.configure(
-                solver, ctx, options.workers(), options.deterministicTime(), budget.wrapUp(n));
+                solver, ctx, options.workers(), options.deterministicTime(), keep);
         stats.put("workers", workers);
 
         CpSolverStatus status = BudgetedSolve.solve(solver, model, budget, new Progress());
