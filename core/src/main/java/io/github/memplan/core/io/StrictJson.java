@@ -24,7 +24,12 @@ public final class StrictJson {
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       throw new IllegalArgumentException(
-          source + ":" + (loc == null ? 0 : loc.getLineNr()) + ": " + e.getOriginalMessage(), e);
+          source
+              + ":"
+              + (loc == null ? 0 : loc.getLineNr())
+              + ": "
+              + InputText.oneLine(e.getOriginalMessage()),
+          e);
     }
   }
 }
