@@ -206,7 +206,12 @@ final class Importer {
     schedule(g.getNodeList(), top);
     List<String> outputs = new ArrayList<>();
     for (ValueInfoProto out : g.getOutputList()) {
-      outputs.add(top.resolve(out.getName()));
+      String resolved = top.resolve(out.getName());
+      if (!infos.containsKey(resolved)) {
+        throw fail(
+            "graph output '" + out.getName() + "' is produced by no node, initializer or input");
+      }
+      outputs.add(resolved);
     }
     markLive(outputs);
     check(outputs);
