@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.core.io.InputText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -158,7 +159,7 @@ public final class Main implements Callable<Integer> {
   }
 
   static String oneLine(String message) {
-    return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+    return InputText.oneLine(message);
   }
 
   /** The version of the experiments module, filtered in at build time. */
