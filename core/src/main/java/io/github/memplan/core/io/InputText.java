@@ -26,7 +26,7 @@ public final class InputText {
         case '\r' -> sb.append("\\r");
         case '\t' -> sb.append("\\t");
         default -> {
-          if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+          if (isControl(c)) {
             sb.append(String.format("\\u%04x", (int) c));
           } else {
             sb.append(c);
@@ -46,5 +46,23 @@ public final class InputText {
    */
   public static String oneLine(String message) {
     return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+  }
+
+  /**
+   * Whether {@code s} holds a line break or another control character, which no name or key that
+   * memplan reads may hold: a JSON string can carry them escaped, and every message echoing the
+   * name would span lines.
+   */
+  public static boolean hasControl(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (isControl(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isControl(char c) {
+    return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
   }
 }

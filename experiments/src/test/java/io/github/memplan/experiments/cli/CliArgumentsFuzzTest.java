@@ -62,11 +62,13 @@ class CliArgumentsFuzzTest {
     return out[0];
   }
 
+  /** Built once: picocli resets every option before each parse. */
+  private static final CommandLine CLI = Main.newCommandLine();
+
   /** The subcommand's object after picocli parsed {@code args} (nothing runs). */
   private static Object parse(String... args) {
-    CommandLine cl = Main.newCommandLine();
     try {
-      return cl.parseArgs(args).subcommand().commandSpec().userObject();
+      return CLI.parseArgs(args).subcommand().commandSpec().userObject();
     } catch (ParameterException e) {
       // picocli's own messages echo the argument as given; the CLI prints them through oneLine
       throw new ParameterException(e.getCommandLine(), Main.oneLine(e.getMessage()), e);
