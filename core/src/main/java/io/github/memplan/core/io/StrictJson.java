@@ -38,8 +38,11 @@ public final class StrictJson {
     }
   }
 
-  /** Fails on the first key or string of {@code node} that holds a control character. */
-  private static void printable(JsonNode node, String source) {
+  /**
+   * Fails, on one line naming {@code source}, at the first key or string of {@code node} that holds
+   * a line break or another control character ({@link InputText#hasControl}).
+   */
+  public static void printable(JsonNode node, String source) {
     if (node.isTextual() && InputText.hasControl(node.textValue())) {
       throw new IllegalArgumentException(
           source
