@@ -38,10 +38,13 @@ for t in "${targets[@]}"; do
   log="$logs/${name//#/_}.log"
   echo "== fuzz: $name for ${secs}s"
   status=0
-  # -Xmx bounds what a reader may allocate for an input of at most a few KB
+  # -Xmx bounds what a reader may allocate for an input of at most a few KB; each target's
+  # @Timeout(10) becomes libFuzzer's per-input -timeout (a hang is a finding), and JUnit must not
+  # apply it to the whole fuzzing run
   JAZZER_FUZZ=1 ./mvnw -B -ntp -o -pl "$module" -am test-compile surefire:test -Dspotless.skip \
     -Dtest="$class#$method" -Dsurefire.failIfNoSpecifiedTests=false \
-    -Djazzer.max_duration="${secs}s" -DargLine=-Xmx1g >"$log" 2>&1 || status=$?
+    -Djazzer.max_duration="${secs}s" -DargLine=-Xmx1g \
+    -Djunit.jupiter.execution.timeout.mode=disabled >"$log" 2>&1 || status=$?
   runs="$(grep -oE 'Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+' || true)"
   report="$module/target/surefire-reports/$class-output.txt"
   if [ "$status" -eq 0 ]; then

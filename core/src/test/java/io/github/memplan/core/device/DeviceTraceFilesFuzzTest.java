@@ -4,6 +4,7 @@ import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the device trace readers, CSV and JSON, each on every input ({@code memplan device
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 class DeviceTraceFilesFuzzTest {
   @FuzzTest
+  @Timeout(10)
   void trace(byte[] input) {
     String text = new String(input, StandardCharsets.UTF_8);
     parsedOrRejected(() -> DeviceTraceFiles.parseCsv(text, "fuzz", "fuzz.csv"), "fuzz.csv");

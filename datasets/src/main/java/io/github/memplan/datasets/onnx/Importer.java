@@ -215,7 +215,16 @@ final class Importer {
     }
     markLive(outputs);
     check(outputs);
-    return emit(outputs);
+    try {
+      return emit(outputs);
+    } catch (IllegalArgumentException e) {
+      // the IR builder's own checks (a graph without outputs, say) do not know the file
+      String m = String.valueOf(e.getMessage());
+      if (m.startsWith(source + ":")) {
+        throw e;
+      }
+      throw new IllegalArgumentException(source + ": " + m, e);
+    }
   }
 
   private int defaultOpset(ModelProto model) {

@@ -4,6 +4,7 @@ import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the darknet cfg reader and the graph built from it, as {@code memplan gmem --model x.cfg}
@@ -14,6 +15,7 @@ class DarknetFuzzTest {
   private static final String SOURCE = "fuzz.cfg";
 
   @FuzzTest
+  @Timeout(10)
   void cfg(byte[] input) {
     String text = new String(input, StandardCharsets.UTF_8);
     parsedOrRejected(

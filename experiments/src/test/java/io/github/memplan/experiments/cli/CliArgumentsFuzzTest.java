@@ -9,6 +9,7 @@ import io.github.memplan.datasets.onnx.OnnxImporter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
@@ -27,6 +28,7 @@ class CliArgumentsFuzzTest {
       List.of(TypeConversionException.class);
 
   @FuzzTest
+  @Timeout(10)
   void argument(byte[] input) {
     String arg = new String(input, StandardCharsets.UTF_8);
     parsedOrRejected(() -> Units.parseSize(arg), null, CONVERSION);

@@ -5,6 +5,7 @@ import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the suite YAML reader ({@code memplan run SUITE}; scripts/fuzz.sh); the build replays
@@ -16,6 +17,7 @@ class SuiteParserFuzzTest {
   private static final Path BASE = Path.of("/nonexistent-memplan-fuzz");
 
   @FuzzTest
+  @Timeout(10)
   void yaml(byte[] input) {
     String text = new String(input, StandardCharsets.UTF_8);
     parsedOrRejected(() -> SuiteParser.parse(text, SOURCE, BASE, BASE.resolve(SOURCE)), SOURCE);
