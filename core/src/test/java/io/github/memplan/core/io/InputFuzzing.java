@@ -2,6 +2,7 @@ package io.github.memplan.core.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -18,6 +19,21 @@ public final class InputFuzzing {
   @FunctionalInterface
   public interface Parse {
     void run() throws Exception;
+  }
+
+  /** A parse of fuzzed text that names its source {@code source}. */
+  @FunctionalInterface
+  public interface TextParse {
+    void run(String text, String source) throws Exception;
+  }
+
+  /**
+   * As {@link #parsedOrRejected(Parse, String)} on {@code input} read as UTF-8 text, as the readers
+   * read files; {@code source} is the name the parse gives the text.
+   */
+  public static void textParsedOrRejected(byte[] input, String source, TextParse parse) {
+    String text = new String(input, StandardCharsets.UTF_8);
+    parsedOrRejected(() -> parse.run(text, source), source);
   }
 
   /** As {@link #parsedOrRejected(Parse, String, List)} with the CLI's input exceptions only. */

@@ -1,9 +1,8 @@
 package io.github.memplan.datasets.darknet;
 
-import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
+import static io.github.memplan.core.io.InputFuzzing.textParsedOrRejected;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -12,17 +11,12 @@ import org.junit.jupiter.api.Timeout;
  * every finding.
  */
 class DarknetFuzzTest {
-  private static final String SOURCE = "fuzz.cfg";
-
   @FuzzTest
   @Timeout(10)
   void cfg(byte[] input) {
-    String text = new String(input, StandardCharsets.UTF_8);
-    parsedOrRejected(
-        () -> {
-          DarknetCfg cfg = DarknetCfg.parse(SOURCE, text);
-          DarknetImporter.build(cfg, "fuzz", 1);
-        },
-        SOURCE);
+    textParsedOrRejected(
+        input,
+        "fuzz.cfg",
+        (text, source) -> DarknetImporter.build(DarknetCfg.parse(source, text), "fuzz", 1));
   }
 }

@@ -1,9 +1,8 @@
 package io.github.memplan.datasets.json;
 
-import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
+import static io.github.memplan.core.io.InputFuzzing.textParsedOrRejected;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -11,12 +10,9 @@ import org.junit.jupiter.api.Timeout;
  * replays {@code GraphJsonFuzzTestInputs/json/}: zoo exports and every finding.
  */
 class GraphJsonFuzzTest {
-  private static final String SOURCE = "fuzz.json";
-
   @FuzzTest
   @Timeout(10)
   void json(byte[] input) {
-    String text = new String(input, StandardCharsets.UTF_8);
-    parsedOrRejected(() -> GraphJson.parse(SOURCE, text), SOURCE);
+    textParsedOrRejected(input, "fuzz.json", (text, source) -> GraphJson.parse(source, text));
   }
 }
