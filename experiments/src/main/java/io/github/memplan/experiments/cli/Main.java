@@ -68,6 +68,9 @@ public final class Main implements Callable<Integer> {
   public static CommandLine newCommandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // no @FILE argument files: an argument starting with '@' is taken as given (picocli would read
+    // the file, and fail on a directory or an unreadable one with an exception no handler sees)
+    cl.setExpandAtFiles(false);
     cl.setParameterExceptionHandler(new UsageErrors());
     cl.setExecutionExceptionHandler(new RunErrors());
     return cl;
