@@ -600,7 +600,7 @@ final class Importer {
         }
         return;
       } catch (Translator.MissingValueException e) {
-        String in = f.inputs.get(e.input);
+        String in = e.input < f.inputs.size() ? f.inputs.get(e.input) : "#" + e.input;
         dynamic =
             f.label() + " reads '" + in + "' as a constant operand, but it is computed at run time";
       } catch (UnsupportedOnnxException e) {
@@ -634,6 +634,10 @@ final class Importer {
     List<String> data = new ArrayList<>();
     List<TensorType> types = new ArrayList<>();
     for (int k : t.dataInputs()) {
+      if (k >= f.inputs.size() || f.inputs.get(k).isEmpty()) {
+        throw new IllegalArgumentException(
+            "input #" + k + " is missing (" + f.inputs.size() + " inputs given)");
+      }
       String in = f.inputs.get(k);
       data.add(in);
       types.add(infos.get(in).type());
