@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.memplan.core.io.InputText;
 import io.github.memplan.core.io.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,7 +83,8 @@ public final class DeviceTraceFiles {
   }
 
   public static DeviceTrace parseCsv(String text, String name, String source) {
-    String[] lines = text.split("\r?\n", -1);
+    // CR LF, LF or a lone CR ends a line, as for BufferedReader.readLine: no field holds a break
+    String[] lines = text.split("\r\n|\r|\n", -1);
     int first = 0;
     while (first < lines.length && skip(lines[first])) {
       first++;
@@ -262,7 +264,7 @@ public final class DeviceTraceFiles {
     String s = text.strip();
     if (!s.matches("\\d{1,18}")) {
       throw new IllegalArgumentException(
-          "field '" + field + "' must be a non-negative integer, found '" + s + "'");
+          "field '" + field + "' must be a non-negative integer, found " + InputText.quote(s));
     }
     return Long.parseLong(s);
   }

@@ -16,15 +16,56 @@ public final class StrictJson {
 
   /**
    * The tree of {@code text}; a syntax error becomes an {@link IllegalArgumentException} {@code
-   * source:line: message} on one line.
+   * source:line: message} on one line, and so does a key or string holding a line break or another
+   * control character ({@link InputText#hasControl}).
    */
   public static JsonNode readTree(String text, String source) {
     try {
-      return MAPPER.readTree(text);
+      JsonNode root = MAPPER.readTree(text);
+      if (root != null) {
+        printable(root, source);
+      }
+      return root;
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       throw new IllegalArgumentException(
-          source + ":" + (loc == null ? 0 : loc.getLineNr()) + ": " + e.getOriginalMessage(), e);
+          source
+              + ":"
+              + (loc == null ? 0 : loc.getLineNr())
+              + ": "
+              + InputText.oneLine(e.getOriginalMessage()),
+          e);
+    }
+  }
+
+  /**
+   * Fails, on one line naming {@code source}, at the first key or string of {@code node} that holds
+   * a line break or another control character ({@link InputText#hasControl}).
+   */
+  public static void printable(JsonNode node, String source) {
+    if (node.isTextual() && InputText.hasControl(node.textValue())) {
+      throw new IllegalArgumentException(
+          source
+              + ": the string "
+              + InputText.quote(node.textValue())
+              + " holds a line break or control character");
+    }
+    var fields = node.fields();
+    while (fields.hasNext()) {
+      var e = fields.next();
+      if (InputText.hasControl(e.getKey())) {
+        throw new IllegalArgumentException(
+            source
+                + ": the key "
+                + InputText.quote(e.getKey())
+                + " holds a line break or control character");
+      }
+      printable(e.getValue(), source);
+    }
+    if (node.isArray()) {
+      for (JsonNode item : node) {
+        printable(item, source);
+      }
     }
   }
 }

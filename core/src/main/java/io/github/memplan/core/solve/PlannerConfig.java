@@ -1,5 +1,6 @@
 package io.github.memplan.core.solve;
 
+import io.github.memplan.core.io.InputText;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,11 @@ public final class PlannerConfig {
     for (Map.Entry<String, String> e : new TreeMap<>(given).entrySet()) {
       if (e.getValue() == null) {
         throw new IllegalArgumentException(
-            "planner '" + plannerId + "': parameter '" + e.getKey() + "' has no value");
+            "planner '"
+                + plannerId
+                + "': parameter "
+                + InputText.quote(e.getKey())
+                + " has no value");
       }
       if (!values.containsKey(e.getKey())) {
         String known =
@@ -42,7 +47,13 @@ public final class PlannerConfig {
                 : "known: "
                     + declared.stream().map(Parameter::name).collect(Collectors.joining(", "));
         throw new IllegalArgumentException(
-            "planner '" + plannerId + "': unknown parameter '" + e.getKey() + "' (" + known + ")");
+            "planner '"
+                + plannerId
+                + "': unknown parameter "
+                + InputText.quote(e.getKey())
+                + " ("
+                + known
+                + ")");
       }
       values.put(e.getKey(), e.getValue());
     }
@@ -53,7 +64,7 @@ public final class PlannerConfig {
     String v = values.get(key);
     if (v == null) {
       throw new IllegalArgumentException(
-          "planner '" + plannerId + "' has no parameter '" + key + "'");
+          "planner '" + plannerId + "' has no parameter " + InputText.quote(key));
     }
     return v;
   }
@@ -64,7 +75,12 @@ public final class PlannerConfig {
       return Long.parseLong(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "planner '" + plannerId + "': parameter '" + key + "' is not an integer: '" + v + "'");
+          "planner '"
+              + plannerId
+              + "': parameter "
+              + InputText.quote(key)
+              + " is not an integer: "
+              + InputText.quote(v));
     }
   }
 
@@ -72,7 +88,12 @@ public final class PlannerConfig {
     long v = longValue(key);
     if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          "planner '" + plannerId + "': parameter '" + key + "' is out of range: " + v);
+          "planner '"
+              + plannerId
+              + "': parameter "
+              + InputText.quote(key)
+              + " is out of range: "
+              + v);
     }
     return (int) v;
   }
@@ -83,7 +104,12 @@ public final class PlannerConfig {
       return Double.parseDouble(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "planner '" + plannerId + "': parameter '" + key + "' is not a number: '" + v + "'");
+          "planner '"
+              + plannerId
+              + "': parameter "
+              + InputText.quote(key)
+              + " is not a number: "
+              + InputText.quote(v));
     }
   }
 
@@ -96,11 +122,10 @@ public final class PlannerConfig {
           throw new IllegalArgumentException(
               "planner '"
                   + plannerId
-                  + "': parameter '"
-                  + key
-                  + "' is not a boolean: '"
-                  + string(key)
-                  + "'");
+                  + "': parameter "
+                  + InputText.quote(key)
+                  + " is not a boolean: "
+                  + InputText.quote(string(key)));
     };
   }
 

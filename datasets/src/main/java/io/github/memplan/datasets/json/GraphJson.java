@@ -2,11 +2,13 @@ package io.github.memplan.datasets.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.memplan.core.io.InputText;
 import io.github.memplan.core.ir.Attr;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
@@ -204,13 +206,9 @@ public final class GraphJson {
       JsonLocation l = e.getLocation();
       String at = l == null ? "" : l.getLineNr() + ":" + l.getColumnNr() + ":";
       throw new IllegalArgumentException(
-          source + ":" + at + " malformed JSON: " + oneLine(e.getOriginalMessage()), e);
+          source + ":" + at + " malformed JSON: " + InputText.oneLine(e.getOriginalMessage()), e);
     }
     return new Decoder(source).graph(root);
-  }
-
-  private static String oneLine(String s) {
-    return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
   /** A parsed JSON value with the place it came from. */
@@ -224,7 +222,7 @@ public final class GraphJson {
         case START_OBJECT -> {
           Map<String, Node> fields = new LinkedHashMap<>();
           while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
+            String name = printable(p, p.currentName());
             p.nextToken();
             fields.put(name, read(p, path.isEmpty() ? name : path + "." + name));
           }
@@ -237,13 +235,22 @@ public final class GraphJson {
           }
           yield new Node(items, t, line, col, path);
         }
-        case VALUE_STRING -> new Node(p.getText(), t, line, col, path);
+        case VALUE_STRING -> new Node(printable(p, p.getText()), t, line, col, path);
         case VALUE_NUMBER_INT -> new Node(p.getNumberValue(), t, line, col, path);
         case VALUE_NUMBER_FLOAT -> new Node(p.getDoubleValue(), t, line, col, path);
         case VALUE_TRUE, VALUE_FALSE -> new Node(t == JsonToken.VALUE_TRUE, t, line, col, path);
         case VALUE_NULL -> new Node(null, t, line, col, path);
         default -> throw new IllegalStateException("unexpected token " + t);
       };
+    }
+
+    /** {@code s}, a key or string of {@code p}, unless it holds a line break or control char. */
+    private static String printable(JsonParser p, String s) throws JsonParseException {
+      if (InputText.hasControl(s)) {
+        throw new JsonParseException(
+            p, "the string " + InputText.quote(s) + " holds a line break or control character");
+      }
+      return s;
     }
 
     String what() {

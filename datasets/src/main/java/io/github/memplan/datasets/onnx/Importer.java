@@ -206,11 +206,25 @@ final class Importer {
     schedule(g.getNodeList(), top);
     List<String> outputs = new ArrayList<>();
     for (ValueInfoProto out : g.getOutputList()) {
-      outputs.add(top.resolve(out.getName()));
+      String resolved = top.resolve(out.getName());
+      if (!infos.containsKey(resolved)) {
+        throw fail(
+            "graph output '" + out.getName() + "' is produced by no node, initializer or input");
+      }
+      outputs.add(resolved);
     }
     markLive(outputs);
     check(outputs);
-    return emit(outputs);
+    try {
+      return emit(outputs);
+    } catch (IllegalArgumentException e) {
+      // the IR builder's own checks (a graph without outputs, say) do not know the file
+      String m = String.valueOf(e.getMessage());
+      if (m.startsWith(source + ":")) {
+        throw e;
+      }
+      throw new IllegalArgumentException(source + ": " + m, e);
+    }
   }
 
   private int defaultOpset(ModelProto model) {
@@ -586,7 +600,7 @@ final class Importer {
         }
         return;
       } catch (Translator.MissingValueException e) {
-        String in = f.inputs.get(e.input);
+        String in = e.input < f.inputs.size() ? f.inputs.get(e.input) : "#" + e.input;
         dynamic =
             f.label() + " reads '" + in + "' as a constant operand, but it is computed at run time";
       } catch (UnsupportedOnnxException e) {
@@ -620,6 +634,10 @@ final class Importer {
     List<String> data = new ArrayList<>();
     List<TensorType> types = new ArrayList<>();
     for (int k : t.dataInputs()) {
+      if (k >= f.inputs.size() || f.inputs.get(k).isEmpty()) {
+        throw new IllegalArgumentException(
+            "input #" + k + " is missing (" + f.inputs.size() + " inputs given)");
+      }
       String in = f.inputs.get(k);
       data.add(in);
       types.add(infos.get(in).type());

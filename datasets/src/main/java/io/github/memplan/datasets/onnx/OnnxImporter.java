@@ -4,8 +4,12 @@ import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.NodeProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import ai.onnx.proto.OnnxMl.TensorShapeProto;
+import ai.onnx.proto.OnnxMl.ValueInfoProto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.github.memplan.core.io.InputText;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Role;
 import java.io.IOException;
@@ -137,8 +141,74 @@ public final class OnnxImporter {
       Map<String, long[]> inputShapes,
       Map<String, OnnxValue> inputValues,
       String graphName) {
+    if (model.hasGraph()) {
+      printableNames(model.getGraph(), source);
+    }
     Graph g = new Importer(source, inputShapes, inputValues, graphName).run(model);
     return new OnnxImport(g, countNodes(model.getGraph()));
+  }
+
+  /**
+   * Fails when a name in {@code g} (of a tensor, node, op, attribute or symbolic dim, recursively
+   * through subgraphs) holds a line break or another control character: the messages that name it
+   * would span lines, and no real model has one.
+   */
+  static void printableNames(GraphProto g, String source) {
+    printable(g.getName(), "graph name", source);
+    for (ValueInfoProto v : g.getInputList()) {
+      printable(v, source);
+    }
+    for (ValueInfoProto v : g.getOutputList()) {
+      printable(v, source);
+    }
+    for (ValueInfoProto v : g.getValueInfoList()) {
+      printable(v, source);
+    }
+    for (TensorProto t : g.getInitializerList()) {
+      printable(t.getName(), "initializer name", source);
+    }
+    for (NodeProto node : g.getNodeList()) {
+      printable(node.getName(), "node name", source);
+      printable(node.getOpType(), "op type", source);
+      printable(node.getDomain(), "op domain", source);
+      for (String in : node.getInputList()) {
+        printable(in, "node input", source);
+      }
+      for (String out : node.getOutputList()) {
+        printable(out, "node output", source);
+      }
+      for (AttributeProto a : node.getAttributeList()) {
+        printable(a.getName(), "attribute name", source);
+        if (a.hasG()) {
+          printableNames(a.getG(), source);
+        }
+        for (GraphProto sub : a.getGraphsList()) {
+          printableNames(sub, source);
+        }
+      }
+    }
+  }
+
+  private static void printable(ValueInfoProto v, String source) {
+    printable(v.getName(), "value name", source);
+    if (v.getType().hasTensorType()) {
+      for (TensorShapeProto.Dimension d : v.getType().getTensorType().getShape().getDimList()) {
+        printable(d.getDimParam(), "symbolic dim of '" + v.getName() + "'", source);
+      }
+    }
+  }
+
+  private static void printable(String name, String what, String source) {
+    if (InputText.hasControl(name)) {
+      throw new IllegalArgumentException(
+          source
+              + ": "
+              + what
+              + " "
+              + InputText.quote(name)
+              + " holds a line break or control"
+              + " character");
+    }
   }
 
   /** Nodes of {@code g}, counted recursively through the graphs of node attributes. */

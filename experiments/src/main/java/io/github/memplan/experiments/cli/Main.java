@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.core.io.InputText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -90,6 +91,9 @@ public final class Main implements Callable<Integer> {
   public static CommandLine newCommandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // no @FILE argument files: an argument starting with '@' is taken as given (picocli would read
+    // the file, and fail on a directory or an unreadable one with an exception no handler sees)
+    cl.setExpandAtFiles(false);
     cl.setParameterExceptionHandler(new UsageErrors());
     cl.setExecutionExceptionHandler(new RunErrors());
     return cl;
@@ -181,7 +185,7 @@ public final class Main implements Callable<Integer> {
   }
 
   static String oneLine(String message) {
-    return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
+    return InputText.oneLine(message);
   }
 
   /** The version of the experiments module, filtered in at build time. */

@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.cli;
 
+import io.github.memplan.core.io.InputText;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -31,7 +32,7 @@ public final class Units {
       try {
         n = Long.parseLong(m.group(1));
       } catch (NumberFormatException e) {
-        throw new TypeConversionException("'" + text + "' is too long a duration");
+        throw new TypeConversionException(InputText.quote(text) + " is too long a duration");
       }
       d =
           switch (m.group(2)) {
@@ -45,11 +46,11 @@ public final class Units {
         d = Duration.parse(s.toUpperCase(Locale.ROOT));
       } catch (DateTimeParseException e) {
         throw new TypeConversionException(
-            "'" + text + "' is not a duration (e.g. 500ms, 60s, 2m, 1h, PT1M or none)");
+            InputText.quote(text) + " is not a duration (e.g. 500ms, 60s, 2m, 1h, PT1M or none)");
       }
     }
     if (d.isNegative()) {
-      throw new TypeConversionException("'" + text + "' is a negative duration");
+      throw new TypeConversionException(InputText.quote(text) + " is a negative duration");
     }
     return d;
   }
@@ -63,7 +64,7 @@ public final class Units {
     Matcher m = SIZE.matcher(s);
     if (!m.matches()) {
       throw new TypeConversionException(
-          "'" + text + "' is not a size (bytes, or a number with KiB, MiB, GiB or TiB)");
+          InputText.quote(text) + " is not a size (bytes, or a number with KiB, MiB, GiB or TiB)");
     }
     int shift =
         m.group(2) == null
@@ -82,7 +83,7 @@ public final class Units {
       }
       return n << shift;
     } catch (NumberFormatException e) {
-      throw new TypeConversionException("'" + text + "' is too large a size");
+      throw new TypeConversionException(InputText.quote(text) + " is too large a size");
     }
   }
 

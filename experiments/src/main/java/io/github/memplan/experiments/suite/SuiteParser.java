@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.io.InputText;
+import io.github.memplan.core.io.StrictJson;
 import io.github.memplan.experiments.cli.Units;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,11 +71,16 @@ public final class SuiteParser {
     } catch (JsonProcessingException e) {
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
       throw new IllegalArgumentException(
-          source + (line > 0 ? ":" + line : "") + ": not valid YAML: " + e.getOriginalMessage());
+          source
+              + (line > 0 ? ":" + line : "")
+              + ": not valid YAML: "
+              + InputText.oneLine(e.getOriginalMessage()));
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw new IllegalArgumentException(source + ": empty suite");
     }
+    // no name, id or path in a suite holds a line break: a message echoing one would span lines
+    StrictJson.printable(root, source);
     Cursor c = new Cursor(source);
     return c.suite(root, base, file, text);
   }

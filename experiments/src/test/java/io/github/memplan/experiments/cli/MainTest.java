@@ -71,6 +71,18 @@ class MainTest {
     assertThat(top.out()).contains("list", "zoo", "gmem", "dsa");
   }
 
+  /**
+   * Found by CliArgumentsFuzzTest: picocli read "@." as an argument file and threw past both
+   * handlers.
+   */
+  @Test
+  void anArgumentStartingWithAtIsTakenAsGiven() {
+    Run r = run("gmem", "--model", "m", "--param", "@" + dir);
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("memplan: Value for option option '--param' (KEY=VALUE)");
+    assertThat(r.err()).contains("@" + dir);
+  }
+
   @Test
   void noCommandIsBadUsage() {
     Run r = run();
