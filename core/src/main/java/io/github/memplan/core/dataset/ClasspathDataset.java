@@ -27,6 +27,9 @@ public abstract class ClasspathDataset implements DatasetProvider {
   private final String set;
   private final List<String> documentNames;
 
+  /** The index as read once; class-path resources do not change while the JVM runs. */
+  private volatile List<DatasetFile> index;
+
   /**
    * @param anchor a class whose class loader holds the resources
    * @param base the resource directory of the index, {@code /}-separated, without leading {@code /}
@@ -63,8 +66,17 @@ public abstract class ClasspathDataset implements DatasetProvider {
     return out;
   }
 
-  /** Every file the index lists, in its order. */
+  /** Every file the index lists, in its order (read on first use). */
   public List<DatasetFile> index() {
+    List<DatasetFile> read = index;
+    if (read == null) {
+      read = readIndex();
+      index = read;
+    }
+    return read;
+  }
+
+  private List<DatasetFile> readIndex() {
     String where = base + "/" + INDEX;
     InputStream in = loader.getResourceAsStream(where);
     if (in == null) {
@@ -91,7 +103,7 @@ public abstract class ClasspathDataset implements DatasetProvider {
     } catch (IOException e) {
       throw new UncheckedIOException(where + ": " + e.getMessage(), e);
     }
-    return files;
+    return List.copyOf(files);
   }
 
   private InputStream open(String resource) throws IOException {
