@@ -49,7 +49,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Each finished run's rows are appended to results.csv at once and forced to disk. At the end of
  * a complete run the file is rewritten in run order, so two runs of one suite with the same seeds
  * give the same bytes once the {@code time-ms} rows are dropped. With {@code resume}, complete runs
- * already in results.csv are kept and only the others are run; a torn last line is dropped.
+ * already in results.csv are kept and only the others are run; a torn last line is dropped. A run
+ * that ends while the JVM shuts down (a signal: Slurm's {@code scancel}, Ctrl-C) is not recorded,
+ * since what it met may be the shutdown itself; a resumed run redoes it.
  */
 public final class Runner {
   /**
@@ -136,6 +138,13 @@ public final class Runner {
                   () -> {
                     List<String> curve = new ArrayList<>();
                     List<ResultRow> rows = execute(r, curve);
+                    if (jvmShuttingDown()) {
+                      // a signal (Slurm's scancel, Ctrl-C) is stopping the JVM: what this run met
+                      // may be the shutdown itself (a native library that can no longer register
+                      // its clean-up, an interrupted solver), so it is not recorded, and a resumed
+                      // run redoes it
+                      return null;
+                    }
                     try {
                       synchronized (this) {
                         appendLines(anytime, curve);
@@ -169,6 +178,21 @@ public final class Runner {
     ResultsFile.write(results, rows);
     sortAnytime(anytime);
     return new Summary(rows, mine.size(), done.size(), results);
+  }
+
+  /**
+   * Whether the JVM has begun to shut down. {@link Runtime#addShutdownHook} refuses a hook once
+   * shutdown has begun, before any hook runs, so the answer does not race with other hooks.
+   */
+  static boolean jvmShuttingDown() {
+    Thread probe = new Thread(() -> {}, "memplan-shutdown-probe");
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
+    }
   }
 
   /** Rows from an earlier run must be runs of this suite (same index, same key). */

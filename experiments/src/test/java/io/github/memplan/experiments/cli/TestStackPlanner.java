@@ -18,7 +18,10 @@ import java.util.OptionalLong;
  * {@code error} and {@code infeasible} return those statuses, {@code throw} throws, {@code oom} and
  * {@code deep} throw an {@code OutOfMemoryError} and a {@code StackOverflowError}, {@code stall}
  * ignores its budget and waits until its thread is interrupted, {@code slow} stacks after a pause
- * of 100 ms (within its budget) so that a suite of them can be killed half-way.
+ * of 100 ms (within its budget) so that a suite of them can be killed half-way, {@code shutdown}
+ * does as {@code slow} and then, like a native library loader, registers a clean-up hook with the
+ * JVM, which throws once the JVM shuts down; its first run also adds a hook that holds the shutdown
+ * for a second, so that a run caught by a signal ends while the JVM is still there.
  */
 public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaSolution> {
   @Override
@@ -45,7 +48,9 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
   public List<Parameter> parameters() {
     return List.of(
         new Parameter(
-            "mode", "stack, overlap, error, infeasible, throw, oom, deep, stall or slow", "stack"));
+            "mode",
+            "stack, overlap, error, infeasible, throw, oom, deep, stall, slow or shutdown",
+            "stack"));
   }
 
   @Override
@@ -53,9 +58,16 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
     String mode = config.string("mode");
     return (instance, ctx) ->
         switch (mode) {
-          case "stack", "slow" -> {
-            if (mode.equals("slow")) {
+          case "stack", "slow", "shutdown" -> {
+            if (mode.equals("shutdown")) {
+              holdShutdown();
+            }
+            if (!mode.equals("stack")) {
               pause(100);
+            }
+            if (mode.equals("shutdown")) {
+              // throws IllegalStateException("Shutdown in progress") once the JVM shuts down
+              Runtime.getRuntime().addShutdownHook(new Thread(() -> {}));
             }
             long[] offsets = new long[instance.size()];
             long top = 0;
@@ -84,6 +96,16 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
           }
           default -> throw new IllegalArgumentException("test-stack: unknown mode '" + mode + "'");
         };
+  }
+
+  private static boolean holding;
+
+  /** Adds, once, a shutdown hook that keeps the JVM up for a second after a signal. */
+  private static synchronized void holdShutdown() {
+    if (!holding) {
+      holding = true;
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> pause(1000)));
+    }
   }
 
   /** Sleeps; true if interrupted. */

@@ -55,6 +55,45 @@ class ResumeAfterKillIT {
     return ResultsFile.read(results).stream().filter(ResultRow::isTiming).count();
   }
 
+  /**
+   * A signal, as Slurm's {@code scancel} sends: the JVM shuts down while a run is going, and the
+   * run fails because of the shutdown. That failure must not be recorded (a resumed run would keep
+   * it as done); the resumed run then equals an uninterrupted one.
+   */
+  @Test
+  void aRunCaughtByASignalIsNotRecordedAndIsRedoneOnResume() throws Exception {
+    Suite s =
+        SuiteRuns.suite(
+            dir,
+            "term.yaml",
+            SuiteRuns.dsaSuite(
+                RUNS / 2,
+                "10s",
+                "{planner: test-stack, label: slow, params: {mode: shutdown}}",
+                "naive"));
+    Path out = dir.resolve("out");
+    Path results = out.resolve("results.csv");
+    Process p = start(s.file(), out, false);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (completeRuns(results) < 3 && p.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(p.isAlive()).as("the child was still running when stopped").isTrue();
+    p.destroy(); // SIGTERM
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    List<ResultRow> stopped = ResultsFile.read(results);
+    assertThat(stopped).noneMatch(r -> r.status().equals("ERROR"));
+    long before = completeRuns(results);
+    assertThat(before).isBetween(3L, (long) RUNS - 1);
+
+    Process r = start(s.file(), out, true);
+    assertThat(r.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(r.exitValue()).as(Files.readString(dir.resolve("resume.log"))).isZero();
+    Path clean = dir.resolve("clean");
+    SuiteRuns.run(s, clean, false, Shard.ALL, 1);
+    assertThat(SuiteRuns.textWithoutTiming(out)).isEqualTo(SuiteRuns.textWithoutTiming(clean));
+  }
+
   @Test
   void aKilledRunResumesToTheUninterruptedResult() throws Exception {
     // each run pauses 100 ms, so the kill lands half-way
