@@ -55,23 +55,20 @@ class ResumeAfterKillIT {
     return ResultsFile.read(results).stream().filter(ResultRow::isTiming).count();
   }
 
-  /**
-   * A signal, as Slurm's {@code scancel} sends: the JVM shuts down while a run is going, and the
-   * run fails because of the shutdown. That failure must not be recorded (a resumed run would keep
-   * it as done); the resumed run then equals an uninterrupted one.
-   */
-  @Test
-  void aRunCaughtByASignalIsNotRecordedAndIsRedoneOnResume() throws Exception {
-    Suite s =
-        SuiteRuns.suite(
-            dir,
-            "term.yaml",
-            SuiteRuns.dsaSuite(
-                RUNS / 2,
-                "10s",
-                "{planner: test-stack, label: slow, params: {mode: shutdown}}",
-                "naive"));
-    Path out = dir.resolve("out");
+  /** Half the runs are test-stack in {@code mode}, each pausing 100 ms; half are naive. */
+  private Suite slowSuite(String file, String mode) throws Exception {
+    return SuiteRuns.suite(
+        dir,
+        file,
+        SuiteRuns.dsaSuite(
+            RUNS / 2,
+            "10s",
+            "{planner: test-stack, label: slow, params: {mode: " + mode + "}}",
+            "naive"));
+  }
+
+  /** Starts the suite in a child JVM and returns once three runs are in results.csv. */
+  private Process startAndWaitForThreeRuns(Suite s, Path out) throws Exception {
     Path results = out.resolve("results.csv");
     Process p = start(s.file(), out, false);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -79,6 +76,20 @@ class ResumeAfterKillIT {
       Thread.sleep(10);
     }
     assertThat(p.isAlive()).as("the child was still running when stopped").isTrue();
+    return p;
+  }
+
+  /**
+   * A signal, as Slurm's {@code scancel} sends: the JVM shuts down while a run is going, and the
+   * run fails because of the shutdown. That failure must not be recorded (a resumed run would keep
+   * it as done); the resumed run then equals an uninterrupted one.
+   */
+  @Test
+  void aRunCaughtByASignalIsNotRecordedAndIsRedoneOnResume() throws Exception {
+    Suite s = slowSuite("term.yaml", "shutdown");
+    Path out = dir.resolve("out");
+    Path results = out.resolve("results.csv");
+    Process p = startAndWaitForThreeRuns(s, out);
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     List<ResultRow> stopped = ResultsFile.read(results);
@@ -97,23 +108,10 @@ class ResumeAfterKillIT {
   @Test
   void aKilledRunResumesToTheUninterruptedResult() throws Exception {
     // each run pauses 100 ms, so the kill lands half-way
-    Suite s =
-        SuiteRuns.suite(
-            dir,
-            "kill.yaml",
-            SuiteRuns.dsaSuite(
-                RUNS / 2,
-                "10s",
-                "{planner: test-stack, label: slow, params: {mode: slow}}",
-                "naive"));
+    Suite s = slowSuite("kill.yaml", "slow");
     Path out = dir.resolve("out");
     Path results = out.resolve("results.csv");
-    Process p = start(s.file(), out, false);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (completeRuns(results) < 3 && p.isAlive() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(p.isAlive()).as("the child was still running when killed").isTrue();
+    Process p = startAndWaitForThreeRuns(s, out);
     p.destroyForcibly().waitFor();
     long before = completeRuns(results);
     assertThat(before).isBetween(3L, (long) RUNS - 1);
