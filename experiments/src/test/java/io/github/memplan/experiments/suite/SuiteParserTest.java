@@ -204,6 +204,56 @@ class SuiteParserTest {
   }
 
   @Test
+  void aModelEntryTakesListsOfModelsAndPrecisionsAndExpandsModelThenChipThenPrecision()
+      throws Exception {
+    Suite s =
+        parse(
+            HEAD
+                + "  - problem: group\n"
+                + "    chips: [bm1684x, cv183x]\n"
+                + "    instances: [{model: [resnet18, squeezenet1.0], quantize: [BF16, INT8],"
+                + " h2-rule: false}]\n"
+                + "    planners: [tpumlir-v0]\n");
+    assertThat(s.problems().get(0).instances())
+        .extracting(SuiteInstance::name)
+        .containsExactly(
+            "resnet18@bm1684x-no-h2-bf16",
+            "resnet18@bm1684x-no-h2-int8",
+            "resnet18@cv183x-no-h2-bf16",
+            "resnet18@cv183x-no-h2-int8",
+            "squeezenet1.0@bm1684x-no-h2-bf16",
+            "squeezenet1.0@bm1684x-no-h2-int8",
+            "squeezenet1.0@cv183x-no-h2-bf16",
+            "squeezenet1.0@cv183x-no-h2-int8");
+    // a precision the chip does not compile fails when the suite loads, naming the entry
+    assertThatThrownBy(
+            () ->
+                parse(
+                    HEAD
+                        + "  - problem: gmem\n"
+                        + "    chips: [cv183x]\n"
+                        + "    instances: [{model: [resnet18], quantize: [INT8, F32]}]\n"
+                        + "    planners: [naive]\n"))
+        .hasMessageStartingWith("q.yaml: problems[0].instances[0]: ")
+        .hasMessageContaining("F32");
+    for (String bad : List.of("[]", "[resnet18, 3]", "{a: b}")) {
+      assertThatThrownBy(
+              () ->
+                  parse(
+                      HEAD
+                          + "  - problem: gmem\n"
+                          + "    instances: [{model: "
+                          + bad
+                          + "}]\n"
+                          + "    planners: [naive]\n"))
+          .as(bad)
+          .hasMessage(
+              "q.yaml: problems[0].instances[0]: model: expected a model name or file, or a list"
+                  + " of them");
+    }
+  }
+
+  @Test
   void theShippedSuitesParse() throws Exception {
     List<Path> suites;
     try (java.util.stream.Stream<Path> files = Files.list(Path.of("suites"))) {
