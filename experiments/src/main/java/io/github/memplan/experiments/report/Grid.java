@@ -95,15 +95,22 @@ record Grid(
     if (f == null) {
       notes.add("Friedman test: " + r.friedmanNote() + ".");
     } else {
+      String imanDavenport =
+          Double.isNaN(f.imanDavenportF())
+              ? "Iman-Davenport F undefined (every instance ranks the planners alike)"
+              : String.format(
+                  Locale.ROOT,
+                  "Iman-Davenport F = %s, p = %s",
+                  fixed(f.imanDavenportF(), 3),
+                  p(f.imanDavenportP()));
       notes.add(
           String.format(
               Locale.ROOT,
-              "Friedman chi2 = %s (df %d), p = %s; Iman-Davenport F = %s, p = %s; %s.",
+              "Friedman chi2 = %s (df %d), p = %s; %s; %s.",
               fixed(f.chiSquare(), 3),
               f.k() - 1,
               p(f.pValue()),
-              fixed(f.imanDavenportF(), 3),
-              p(f.imanDavenportP()),
+              imanDavenport,
               r.friedmanNote()));
       notes.add(
           "Holm: z = (R_i - R_best) / sqrt(k(k+1)/(6N)) against the best-ranked planner, "

@@ -22,8 +22,11 @@ import org.apache.commons.statistics.distribution.FDistribution;
  * @param meanRanks mean rank of each treatment, 1 the best
  * @param chiSquare Friedman's statistic
  * @param pValue upper tail of chi-squared with k-1 df
- * @param imanDavenportF Iman and Davenport's F statistic ({@code +Infinity} when all blocks agree)
- * @param imanDavenportP upper tail of F(k-1, (k-1)(N-1)) (0 when the statistic is infinite)
+ * @param imanDavenportF Iman and Davenport's F statistic; NaN when every block ranks the treatments
+ *     alike, where its denominator {@code N(k-1) - chi2_F} is 0 (the limit is +Infinity with p = 0,
+ *     which with few blocks would claim a significance the data cannot carry: two instances and two
+ *     planners never reach p < 0.5 in the exact test)
+ * @param imanDavenportP upper tail of F(k-1, (k-1)(N-1)); NaN when the statistic is
  */
 public record Friedman(
     int k,
@@ -67,10 +70,10 @@ public record Friedman(
     chi = Math.max(0, chi);
     double p = ChiSquaredDistribution.of(k - 1).survivalProbability(chi);
     double denom = n * (k - 1.0) - chi;
-    double f = denom <= 0 ? Double.POSITIVE_INFINITY : (n - 1.0) * chi / denom;
+    double f = denom <= 0 ? Double.NaN : (n - 1.0) * chi / denom;
     double fp =
-        Double.isInfinite(f)
-            ? 0.0
+        Double.isNaN(f)
+            ? Double.NaN
             : FDistribution.of(k - 1.0, (k - 1.0) * (n - 1.0)).survivalProbability(f);
     return new Friedman(k, n, r, chi, p, f, fp);
   }

@@ -51,6 +51,21 @@ class StatsTest {
         .hasMessageContaining("2 blocks");
   }
 
+  /**
+   * Two instances that rank two planners alike: mean ranks 1 and 2, chi2_F = 12*2/(2*3) * (5 - 4.5)
+   * = 2 = N(k-1), so Iman-Davenport's denominator is 0 and F is undefined (NaN, not a +Infinity
+   * with p = 0 that a table would print as significant); chi2_F's p with 1 df is P(chi2_1 > 2) =
+   * 0.1573.
+   */
+  @Test
+  void imanDavenportIsUndefinedWhenEveryBlockRanksAlike() {
+    Friedman f = Friedman.test(new double[][] {{1, 2}, {3, 4}}, Direction.LOWER_IS_BETTER);
+    assertThat(f.chiSquare()).isCloseTo(2, within(1e-12));
+    assertThat(f.pValue()).isCloseTo(0.1573, within(1e-4));
+    assertThat(f.imanDavenportF()).isNaN();
+    assertThat(f.imanDavenportP()).isNaN();
+  }
+
   @Test
   void midRanksShareTiedPlaces() {
     // iris row: 0.931 twice, tied for second place
