@@ -109,7 +109,15 @@ public final class TraceGenerator {
     for (int i = 0; i < buffers; i++) {
       list.add(Buffer.of(Integer.toString(i), lower[i], Math.min(upper[i], end), size[i]));
     }
-    return DsaInstance.of("trace-" + buffers + "-s" + seed, list);
+    return DsaInstance.of(name(buffers, seed), list);
+  }
+
+  /**
+   * The name of {@code generate(buffers, seed)}: {@code gen-BUFFERS-sSEED}, in the CLI as in
+   * suites.
+   */
+  public static String name(int buffers, long seed) {
+    return "gen-" + buffers + "-s" + seed;
   }
 
   private static double gaussian(SplittableRandom rnd) {

@@ -15,7 +15,7 @@ class TraceGeneratorTest {
     DsaInstance a = TraceGenerator.generate(5_000, 7);
     assertThat(TraceGenerator.generate(5_000, 7)).isEqualTo(a);
     assertThat(TraceGenerator.generate(5_000, 8).buffers()).isNotEqualTo(a.buffers());
-    assertThat(a.name()).isEqualTo("trace-5000-s7");
+    assertThat(a.name()).isEqualTo("gen-5000-s7");
   }
 
   @Test

@@ -39,7 +39,9 @@ final class PlanOptions {
   @Option(
       names = "--out",
       paramLabel = "FILE",
-      description = "Write the plan as MiniMalloc CSV with an offset column.")
+      description =
+          "Write the plan to FILE: dsa and gmem write MiniMalloc CSV with an offset column, lmem"
+              + " writes LMEM JSON with the offsets; group has no plan file (use --json).")
   Path out;
 
   @Option(names = "--json", description = "Print one JSON object instead of text.")

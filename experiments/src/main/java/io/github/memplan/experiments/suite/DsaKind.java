@@ -77,7 +77,7 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
     }
     return List.of(
         new SuiteInstance(
-            "gen-" + buffers + "-s" + seed, () -> TraceGenerator.generate(buffers, seed)));
+            TraceGenerator.name(buffers, seed), () -> TraceGenerator.generate(buffers, seed)));
   }
 
   private static SuiteInstance fromDataset(Datasets.Entry e) {

@@ -145,7 +145,7 @@ class MainTest {
             "--json");
     assertThat(r.code()).isZero();
     JsonNode j = r.json();
-    assertThat(j.get("instance").asText()).isEqualTo("trace-500-s3");
+    assertThat(j.get("instance").asText()).isEqualTo("gen-500-s3");
     assertThat(j.get("buffers").asInt()).isEqualTo(500);
     assertThat(j.get("file").isNull()).isTrue();
     Run again =
