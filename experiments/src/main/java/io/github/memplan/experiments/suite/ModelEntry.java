@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 
 /**
  * An instances entry of a model-based problem ({@code gmem}, {@code group}): a zoo name or a model
- * file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}; relative to the suite file's
+ * file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}, {@code .tflite}; relative to the suite file's
  * directory), or a mapping {@code {model: M, front-end: PASSES, quantize: MODE}} where {@code
  * model} and {@code quantize} may also be lists, and a kind may allow more keys. It expands to one
  * instance per model, chip and precision, in that order, named {@code MODEL@CHIP}, then the kind's
