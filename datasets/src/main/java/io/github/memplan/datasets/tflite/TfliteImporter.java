@@ -49,8 +49,9 @@ import java.util.Map;
  *       ConvTranspose with its bias, strides and padding read from the operator's 12-byte custom
  *       options ({@code TfLiteTransposeConvParams}: padding, stride_width, stride_height) and the
  *       output size of MediaPipe's {@code mediapipe/util/tflite/operations/transpose_conv_bias.cc}
- *       {@code Prepare}: {@code stride·(in−1) + k − pad}, SAME padding {@code max(0, k − (in−1) mod
- *       stride − 1)} split begin {@code pad/2}, end the rest.
+ *       ({@code google/mediapipe}; the copy read carried no commit) {@code Prepare}: {@code
+ *       stride·(in−1) + k − pad}, SAME padding {@code max(0, k − (in−1) mod stride − 1)}, split as
+ *       its {@code Eval} splits it: begin {@code pad/2}, end the rest.
  *   <li><b>Constants, as TFLite's runtime holds them.</b> A DEQUANTIZE whose input is a constant
  *       buffer is computed once into a persistent tensor ({@code tensorflow/lite/kernels/
  *       dequantize.cc} {@code Prepare}, commit 0854f7c666: {@code kTfLiteArenaRwPersistent});

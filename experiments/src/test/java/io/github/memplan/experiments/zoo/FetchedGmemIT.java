@@ -22,20 +22,17 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * {@code memplan gmem --planner all} on every TFLite model fetched from npm (skipped when
- * scripts/fetch-models.sh has not run), on BM1684X after the front end: every plan passes the
- * validator and no peak is below the max-load bound.
+ * {@code memplan gmem --planner all} on every model fetched from npm that the zoo lists (the 25
+ * .tflite and 18 .onnx files; skipped when scripts/fetch-models.sh has not run), on BM1684X after
+ * the front end: every plan passes the validator and no peak is below the max-load bound.
  */
 class FetchedGmemIT {
   @TestFactory
-  Stream<DynamicTest> everyPlannerOnEveryFetchedTfliteModel() {
-    List<ModelProvider> fetched =
-        Models.all().stream()
-            .filter(m -> FetchedModels.isFetched(m) && m.source().equals("tflite"))
-            .toList();
+  Stream<DynamicTest> everyPlannerOnEveryFetchedModel() {
+    List<ModelProvider> fetched = Models.all().stream().filter(FetchedModels::isFetched).toList();
     Assumptions.assumeFalse(
         fetched.isEmpty(),
-        "no fetched TFLite model in " + ModelCache.dir() + ": run scripts/fetch-models.sh");
+        "no fetched model in " + ModelCache.dir() + ": run scripts/fetch-models.sh");
     List<PlannerProvider<DsaInstance, DsaSolution>> planners =
         Planners.forInstance(DsaInstance.class);
     Chip chip = Chips.get("bm1684x");
