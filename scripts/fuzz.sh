@@ -17,6 +17,7 @@ targets=(
   "datasets io.github.memplan.datasets.json.GraphJsonFuzzTest json"
   "datasets io.github.memplan.datasets.darknet.DarknetFuzzTest cfg"
   "datasets io.github.memplan.datasets.onnx.OnnxImporterFuzzTest model"
+  "datasets io.github.memplan.datasets.tflite.TfliteImporterFuzzTest model"
   "experiments io.github.memplan.experiments.suite.SuiteParserFuzzTest yaml"
   "experiments io.github.memplan.experiments.cli.CliArgumentsFuzzTest argument"
 )

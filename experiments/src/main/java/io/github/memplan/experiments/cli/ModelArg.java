@@ -14,16 +14,16 @@ import java.util.Locale;
 
 /**
  * A {@code --model} argument: a zoo name, or the path of a darknet {@code .cfg}, a memplan graph
- * {@code .json} or an {@code .onnx} file. Files become {@link ModelProvider}s named after the file
- * (without its extension), so every command treats both alike.
+ * {@code .json}, an {@code .onnx} or a {@code .tflite} file. Files become {@link ModelProvider}s
+ * named after the file (without its extension), so every command treats both alike.
  */
 public final class ModelArg {
   private ModelArg() {}
 
   /** What {@code --model} help texts say. */
   static final String HELP =
-      "A zoo model (see 'memplan zoo list') or a model file: darknet .cfg, memplan graph .json"
-          + " or .onnx.";
+      "A zoo model (see 'memplan zoo list') or a model file: darknet .cfg, memplan graph .json,"
+          + " .onnx or .tflite.";
 
   /** The model {@code arg} names; an unknown name fails with the list of known ones. */
   public static ModelProvider resolve(String arg) {
@@ -32,13 +32,14 @@ public final class ModelArg {
 
   /**
    * The model {@code arg} names, with {@code --input NAME=d0,d1,...} overrides of an ONNX file's
-   * input shapes (they fix its dynamic dims); overrides for any other model are an error.
+   * input shapes (they fix its dynamic dims) or a TFLite file's (they resize its dynamic dims);
+   * overrides for any other model are an error.
    */
   static ModelProvider resolve(String arg, java.util.List<String> inputs) {
     String kind = fileKind(arg);
-    if (!inputs.isEmpty() && !"onnx".equals(kind)) {
+    if (!inputs.isEmpty() && !"onnx".equals(kind) && !"tflite".equals(kind)) {
       throw new IllegalArgumentException(
-          "--input applies to .onnx model files only, not to '" + arg + "'");
+          "--input applies to .onnx and .tflite model files only, not to '" + arg + "'");
     }
     if (kind != null) {
       Path file = Path.of(arg);
@@ -54,7 +55,10 @@ public final class ModelArg {
     return Models.get(arg);
   }
 
-  /** {@code darknet}, {@code json} or {@code onnx} by extension; {@code null} for a zoo name. */
+  /**
+   * {@code darknet}, {@code json}, {@code onnx} or {@code tflite} by extension; {@code null} for a
+   * zoo name.
+   */
   public static String fileKind(String arg) {
     String a = arg.toLowerCase(Locale.ROOT);
     if (a.endsWith(".cfg")) {
@@ -65,6 +69,9 @@ public final class ModelArg {
     }
     if (a.endsWith(".onnx")) {
       return "onnx";
+    }
+    if (a.endsWith(".tflite")) {
+      return "tflite";
     }
     return null;
   }
@@ -103,6 +110,7 @@ public final class ModelArg {
         return switch (source) {
           case "darknet" -> DarknetImporter.load(file).graph();
           case "json" -> GraphJson.read(file);
+          case "tflite" -> io.github.memplan.datasets.tflite.TfliteImporter.load(file, inputShapes);
           default -> loadOnnx(file, inputShapes);
         };
       } catch (IOException e) {

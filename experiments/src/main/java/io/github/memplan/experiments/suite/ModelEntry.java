@@ -15,12 +15,12 @@ import java.util.function.Supplier;
 
 /**
  * An instances entry of a model-based problem ({@code gmem}, {@code group}): a zoo name or a model
- * file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}; relative to the suite file's
- * directory), or a mapping {@code {model: M, front-end: PASSES, quantize: MODE}} where {@code
- * model} and {@code quantize} may also be lists, and a kind may allow more keys. It expands to one
- * instance per model, chip and precision, in that order, named {@code MODEL@CHIP}, then the kind's
- * suffix, then {@code -fe-PASSES} when the front end is not {@code all} and {@code -bf16}, {@code
- * -f16} or {@code -int8} unless F32 (F32 names stay as they were).
+ * file (darknet {@code .cfg}, graph {@code .json}, {@code .onnx}, {@code .tflite}; relative to the
+ * suite file's directory), or a mapping {@code {model: M, front-end: PASSES, quantize: MODE}} where
+ * {@code model} and {@code quantize} may also be lists, and a kind may allow more keys. It expands
+ * to one instance per model, chip and precision, in that order, named {@code MODEL@CHIP}, then the
+ * kind's suffix, then {@code -fe-PASSES} when the front end is not {@code all} and {@code -bf16},
+ * {@code -f16} or {@code -int8} unless F32 (F32 names stay as they were).
  *
  * <p>Without {@code quantize} the graph is taken as imported (F32) on every chip; a precision given
  * explicitly must be one the chip compiles (CV18xx: BF16 and INT8), else the suite fails to load

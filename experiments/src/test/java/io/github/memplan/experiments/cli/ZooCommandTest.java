@@ -316,6 +316,6 @@ class ZooCommandTest {
     MainTest.Run notOnnx =
         run("gmem", "--model", "test-tiny", "--input", "x=1", "--planner", "test-stack");
     assertThat(notOnnx.code()).isEqualTo(1);
-    assertThat(notOnnx.err()).contains("--input applies to .onnx model files only");
+    assertThat(notOnnx.err()).contains("--input applies to .onnx and .tflite model files only");
   }
 }
