@@ -22,9 +22,11 @@ import java.util.Map;
  * <ol>
  *   <li>If the group is sliced, all weights first: repeatedly the unplaced one with the longest
  *       lifetime, then the largest size, {@code alloc(size)} against the weights placed so far.
- *   <li>Then for each timestep in order: repeatedly the unplaced buffer alive there with the
- *       longest lifetime, then the largest size, {@code alloc(size)} against the placed buffers
- *       alive there.
+ *   <li>Then for each op id in order, that is each timestep where a TIU op runs: repeatedly the
+ *       unplaced buffer alive there with the longest lifetime, then the largest size, {@code
+ *       alloc(size)} against the placed buffers alive there. A buffer loaded in a row without an op
+ *       (row 0 of a v0 table) thus competes at its reader's row with that op's results, as in v0,
+ *       where the load's id interval starts at its reader's id.
  *   <li>{@code alloc(size)}: pass 1, only if {@code size <= bankBytes}: the lowest EU-aligned
  *       address free of the allocated ranges, where a candidate straddling a bank boundary moves to
  *       the next bank's start; pass 2: the lowest EU-aligned free address. Fail if the end exceeds
@@ -39,15 +41,21 @@ import java.util.Map;
  *       counterpart of v0's weights getting {@code [0, ∞)}. The weight phase takes the held buffers
  *       (of any kind, since {@code hold_in_lmem} tensors are resident too); non-held weights are
  *       placed with the activations, as v0 does when unsliced.
- *   <li><b>Op ids become timesteps.</b> v0 iterates op ids, with loads a step before and stores a
- *       step after their op, which is what our timestep rows are; lifetime is the number of rows of
- *       a buffer's life, counted cyclically for wrapping buffers (v0's {@code end - start} has no
- *       wraps; the order is the same for plain intervals).
+ *   <li><b>Op ids become timesteps.</b> v0 iterates op ids and orders by the span {@code end -
+ *       start} of a buffer's interval; {@code V0Timesteps} gives each buffer v0's interval in
+ *       timesteps, where consecutive ops without a transfer between them share one, so the span is
+ *       v0's timestep span. Lifetime here is the number of rows of a buffer's life (span + 1, the
+ *       same order), counted cyclically for wrapping buffers (v0 has no wraps). Several ops of one
+ *       row are one op id here: they see the same live buffers in rows. Rows without a TIU op come
+ *       after all op rows, for instances whose buffers live only there (none in v0's tables).
+ *   <li><b>Held weights</b> all span every row, so among them the order is the largest first, as
+ *       with the 2022-08 resident interval {@code [0, ∞)} ({@code reference/tpu-mlir.md} §2.13).
  *   <li><b>Allocated ranges</b> are the placed buffers whose lives overlap the candidate's. For a
  *       plain interval placed at its first row this is exactly v0's "placed buffers alive at this
  *       id"; for a buffer that wraps (software pipelining postdates v0) v0's set would miss buffers
  *       it meets later in the loop and produce overlaps.
- *   <li>Ties beyond lifetime and size go to the buffer listed first; v0 iterates a map.
+ *   <li>Ties beyond lifetime and size go to the buffer listed first, as v0 keeps the first of its
+ *       list on a tie ({@code find_max_unalloc_lmem} compares strictly).
  *   <li>In-place pairs are ignored: v0 has no in-place LMEM reuse.
  * </ul>
  *
@@ -82,7 +90,20 @@ public final class LmemV0Planner implements Planner<LmemInstance, LmemSolution> 
       sequence.addAll(weights);
       weights.forEach(i -> placed[i] = true);
     }
+    // v0 iterates the op ids: the rows where a TIU op runs, in order; then, for instances whose
+    // table names no op in some buffer's rows, the remaining rows
+    List<Integer> rows = new ArrayList<>();
     for (int ts = 0; ts < t; ts++) {
+      if (!instance.timesteps().get(ts).tiu().isEmpty()) {
+        rows.add(ts);
+      }
+    }
+    for (int ts = 0; ts < t; ts++) {
+      if (instance.timesteps().get(ts).tiu().isEmpty()) {
+        rows.add(ts);
+      }
+    }
+    for (int ts : rows) {
       List<Integer> here = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         if (!placed[i] && buffers.get(i).liveAt(ts)) {

@@ -15,7 +15,7 @@ public final class LmemV0PlannerProvider implements PlannerProvider<LmemInstance
 
   @Override
   public String description() {
-    return "TPU-MLIR's documented 2022 LMEM packing: held weights first, then per timestep the"
+    return "TPU-MLIR's documented 2022 LMEM packing: held weights first, then per op timestep the"
         + " longest-lived, largest buffer, first fit avoiding bank straddles.";
   }
 

@@ -10,6 +10,7 @@ import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemPlannerContract;
 import io.github.memplan.core.lmem.LmemSolution;
+import io.github.memplan.core.lmem.Timestep;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.Planners;
@@ -108,6 +109,39 @@ class LmemV0PlannerTest extends LmemPlannerContract {
     LmemInstance inst =
         of(256, 4, 16, List.of(act("x", 0, 1, 48), held("w1", 32), held("w2", 80)), idle(2));
     assertThat(plan(inst)).containsExactly(128, 80, 0);
+  }
+
+  /**
+   * v0 walks op ids, not rows: 256 bytes in 4 banks of 64, EU 16, a v0 table of three rows: row 0
+   * loads "in" [0,1] 16 and "w" [0,1] 32 (no op runs), row 1 runs A, whose result "a" [1,2] 48 B
+   * reads in row 2, where B's result "b" [2,2] 16 is written.
+   *
+   * <pre>
+   * op row 1: alive in, w, a, all spanning 2 rows: by size a 48 at 0; w 32: 48 straddles -> 64;
+   *           in 16 fits at 48
+   * op row 2: b 16: a holds [0,48), in and w are dead -> 48
+   * (walking row 0 first, as every row in order would, gives w 0, in 32, a 64 and b 0)
+   * </pre>
+   */
+  @Test
+  void loadsCompeteAtTheirReadersOpRow() {
+    var none = List.<Integer>of();
+    List<Timestep> rows =
+        List.of(
+            new Timestep(List.of(), List.of(0, 1)),
+            new Timestep(List.of(new Timestep.TiuOp("A", List.of(0, 1), List.of(2), none)), none),
+            new Timestep(List.of(new Timestep.TiuOp("B", List.of(2), List.of(3), none)), none));
+    LmemInstance inst =
+        of(
+            256,
+            4,
+            16,
+            List.of(
+                act("in", 0, 1, 16), act("w", 0, 1, 32), act("a", 1, 2, 48), act("b", 2, 2, 16)),
+            rows);
+    assertThat(plan(inst)).containsExactly(48, 64, 0, 48);
+    // the same buffers without ops in the table: row order
+    assertThat(plan(of(256, 4, 16, inst.buffers(), idle(3)))).containsExactly(32, 0, 64, 0);
   }
 
   /**

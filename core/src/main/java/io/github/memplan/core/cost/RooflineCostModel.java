@@ -11,6 +11,7 @@ import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Macs;
 import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.Timestep;
@@ -57,7 +58,8 @@ import java.util.Map;
  * #assumptions(Chip)} says which were used. The TIU rate follows the result's dtype ({@code
  * EU_BYTES / dtype_bytes} elements per lane, so a graph lowered to BF16 or INT8 by {@code
  * core.frontend .Lowering} computes 2 or 4 times as fast as in F32); it is an assumption ({@link
- * #tiuRates}), named in every {@link #assumptions} string.
+ * #tiuRates}), named in every {@link #assumptions} string. An attention head ({@code
+ * core.frontend}'s fusion) is rated by its input's dtype, since in INT8 its result is INT32.
  */
 public final class RooflineCostModel implements CostModel {
   /** TIU clock used when the chip table gives none (assumed). */
@@ -120,7 +122,10 @@ public final class RooflineCostModel implements CostModel {
   private static long tiuCycles(Graph graph, Op op, Chip chip, double fraction) {
     double work = work(graph, op) * fraction;
     Tensor out = graph.tensor(op.outputs().get(0));
-    return (long) Math.ceil(work / (double) tiuRate(chip, out.dtype()));
+    // an INT8 attention head multiplies INT8 operands into an INT32 result: its input's rate
+    DType rated =
+        op.kind() == OpKind.ATTENTION ? graph.tensor(op.inputs().get(0)).dtype() : out.dtype();
+    return (long) Math.ceil(work / (double) tiuRate(chip, rated));
   }
 
   /** MACs, or element ops for ops without MACs (see the class comment). */

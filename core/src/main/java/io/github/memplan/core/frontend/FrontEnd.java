@@ -13,11 +13,12 @@ import java.util.Set;
 /**
  * TPU-MLIR's front-end fusions before LayerGroup, on memplan's ONNX-level graph: {@link
  * Pass#ONNX_OPT} ({@link OnnxOpt}), {@link Pass#BN_TO_CONV} ({@link BatchNormToConv}), {@link
- * Pass#MATMUL_BIAS} ({@link MatMulWithBias}) and {@link Pass#FUSE_RELU} ({@link FuseRelu}), in that
- * order. In TPU-MLIR they always run ({@code onnx_opt} in the ONNX converter, {@code
- * --canonicalize} in model_transform, {@code --processor-optimize} in model_deploy, whose patterns
- * depend on the chip: on BM1684 BatchNorm is not folded into Conv), so {@link Options#ALL} is the
- * default everywhere a graph is planned; each can be switched off to measure what it changes.
+ * Pass#MATMUL_BIAS} ({@link MatMulWithBias}), {@link Pass#FUSE_RELU} ({@link FuseRelu}) and {@link
+ * Pass#ATTENTION} ({@link AttentionFusion}), in that order. In TPU-MLIR they always run ({@code
+ * onnx_opt} in the ONNX converter, {@code --canonicalize} in model_transform, {@code
+ * --processor-optimize} in model_deploy, whose patterns depend on the chip: on BM1684 BatchNorm is
+ * not folded into Conv), so {@link Options#ALL} is the default everywhere a graph is planned; each
+ * can be switched off to measure what it changes.
  *
  * <p>A fused activation is recorded as TPU-MLIR records it: attributes {@value #DO_RELU} (1) and
  * {@value #RELU_LIMIT} (-1 for none, else the cap) on the producing op, which defines the
@@ -25,7 +26,10 @@ import java.util.Set;
  *
  * <p>Order: TPU-MLIR's greedy rewriter interleaves the canonicalization patterns; for these the
  * result does not depend on the order (a ReLU fused into a Scale before the Scale merges into the
- * Conv ends on the Conv, as here). {@code onnx_opt} runs before everything else, as here.
+ * Conv ends on the Conv, as here). {@code onnx_opt} runs before everything else, as here, and the
+ * attention fusion, a processor-optimize pattern of {@code model_deploy}, after the
+ * canonicalization of {@code model_transform} (it takes the projections' biases from {@code
+ * MatMulWithBias}).
  */
 public final class FrontEnd {
   private FrontEnd() {}
@@ -51,7 +55,12 @@ public final class FrontEnd {
     /** MatMul + Add(weight): one MatMul with a bias ({@code MatMulWithBias}). */
     MATMUL_BIAS("matmul-bias"),
     /** ReLU and Clip(0, max) fused into their producer ({@code TopFuseRelu}). */
-    FUSE_RELU("fuse-relu");
+    FUSE_RELU("fuse-relu"),
+    /**
+     * A self-attention block as one Attention op per head, summed by Adds ({@code
+     * ConvertMatMul2Attention} and its per-head lowering; BM1684X only).
+     */
+    ATTENTION("attention");
 
     private final String id;
 
@@ -176,6 +185,7 @@ public final class FrontEnd {
       case BN_TO_CONV -> new BatchNormToConv();
       case MATMUL_BIAS -> new MatMulWithBias();
       case FUSE_RELU -> new FuseRelu();
+      case ATTENTION -> new AttentionFusion();
     };
   }
 

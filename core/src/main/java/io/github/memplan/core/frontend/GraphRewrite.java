@@ -1,11 +1,15 @@
 package io.github.memplan.core.frontend;
 
+import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.Role;
+import io.github.memplan.core.ir.Shape;
 import io.github.memplan.core.ir.Tensor;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +21,8 @@ import java.util.Set;
  */
 final class GraphRewrite {
   private final Graph graph;
-  private final Map<String, Op> replaced = new HashMap<>();
+  private final Map<String, List<Op>> replaced = new HashMap<>();
+  private final List<Tensor> added = new ArrayList<>();
   private final Set<String> removed = new HashSet<>();
   private final Set<String> maybeUnused = new HashSet<>();
 
@@ -31,7 +36,17 @@ final class GraphRewrite {
   }
 
   void replace(Op old, Op by) {
-    replaced.put(old.name(), by);
+    replaced.put(old.name(), List.of(by));
+  }
+
+  /** {@code old} replaced by the ops {@code by}, in that order, at its position. */
+  void replace(Op old, List<Op> by) {
+    replaced.put(old.name(), List.copyOf(by));
+  }
+
+  /** A new stored tensor (a weight split from another), declared before every op. */
+  void addWeight(String name, DType dtype, long... dims) {
+    added.add(new Tensor(name, Shape.of(dims), dtype, Role.WEIGHT));
   }
 
   void remove(Op op) {
@@ -44,7 +59,7 @@ final class GraphRewrite {
   }
 
   boolean isEmpty() {
-    return replaced.isEmpty() && removed.isEmpty();
+    return replaced.isEmpty() && removed.isEmpty() && added.isEmpty();
   }
 
   /** The graph with the rewrites applied; {@link #graph} itself when there are none. */
@@ -57,10 +72,14 @@ final class GraphRewrite {
       if (removed.contains(op.name())) {
         continue;
       }
-      read.addAll(replaced.getOrDefault(op.name(), op).inputs());
+      for (Op o : replaced.getOrDefault(op.name(), List.of(op))) {
+        read.addAll(o.inputs());
+      }
     }
     Graph.Builder b = Graph.builder(graph.name());
-    for (Tensor t : graph.tensors().values()) {
+    List<Tensor> declared = new ArrayList<>(graph.tensors().values());
+    declared.addAll(added);
+    for (Tensor t : declared) {
       if (maybeUnused.contains(t.name()) && !read.contains(t.name())) {
         continue;
       }
@@ -77,8 +96,9 @@ final class GraphRewrite {
       if (removed.contains(op.name())) {
         continue;
       }
-      Op o = replaced.getOrDefault(op.name(), op);
-      b.op(o.name(), o.kind(), o.attributes(), o.inputs(), o.outputs());
+      for (Op o : replaced.getOrDefault(op.name(), List.of(op))) {
+        b.op(o.name(), o.kind(), o.attributes(), o.inputs(), o.outputs());
+      }
     }
     for (String out : graph.outputs()) {
       b.output(out);

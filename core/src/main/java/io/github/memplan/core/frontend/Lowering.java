@@ -45,6 +45,13 @@ import java.util.Set;
  *       type (the widest when several read them), a bias of an INT8 Conv or MatMul INT32.
  * </ul>
  *
+ * <p><b>Attention</b> ({@link OpKind#ATTENTION}, {@link AttentionFusion}): {@code
+ * lib/Conversion/TopToTpu/BM1684X/Attention.cpp} at 0050c8e5e3 lowers it to F16 in F32 mode ({@code
+ * LoweringF32} calls {@code lowering_multi_attention_float<Float16Type>}), to BF16 or F16 in those
+ * modes (weights and biases cloned to that type), and in INT8 to an INT32 result with INT8 weights
+ * and INT32 biases ({@code lowering_attention_int}); the Adds that sum the heads take the heads'
+ * type. So an F32 plan of a graph with attention ops lowers those ops (and only those) to F16.
+ *
  * <p>Chips: CV18xx compiles BF16 and INT8 only ({@link Quantize#check}); where the BM1684X rule
  * keeps an op in F16 or F32 it is BF16 there (CV18xx has no F16 or F32 TIU path). On BM1684 and the
  * other BM168x chips the BM1684X rules are used.
@@ -144,10 +151,13 @@ public final class Lowering {
    * through {@link Quantize#check}). A mode other than F32 the chip lacks fails with one line.
    */
   public static Graph apply(Graph graph, Chip chip, Quantize quantize) {
-    if (quantize == Quantize.F32) {
+    if (quantize == Quantize.F32
+        && graph.ops().stream().noneMatch(op -> op.kind() == OpKind.ATTENTION)) {
       return graph;
     }
-    quantize.check(chip);
+    if (quantize != Quantize.F32) {
+      quantize.check(chip);
+    }
     Map<String, DType> types = new HashMap<>();
     Map<String, DType> opTypes = new HashMap<>();
     for (Op op : graph.ops()) {
@@ -174,6 +184,9 @@ public final class Lowering {
         if (t.role() != Role.INPUT && k == 2 && d == DType.I8 && hasBias(op)) {
           want = DType.I32;
         }
+        if (op.kind() == OpKind.ATTENTION && quantize == Quantize.INT8) {
+          want = t.shape().rank() == 1 ? DType.I32 : DType.I8;
+        }
         types.merge(in, want, Lowering::wider);
       }
     }
@@ -199,6 +212,17 @@ public final class Lowering {
   static DType opDType(
       Graph graph, Op op, Chip chip, Quantize quantize, Map<String, DType> lowered) {
     DType mode = quantize.dtype();
+    DType half = chip.isCv18xx() ? DType.BF16 : DType.F16;
+    if (op.kind() == OpKind.ATTENTION) {
+      return switch (quantize) {
+        case F32 -> half;
+        case INT8 -> DType.I32;
+        default -> mode;
+      };
+    }
+    if (op.kind() == OpKind.ADD && op.attributes().getInt(AttentionFusion.FUSE, 0) != 0) {
+      return lowered.getOrDefault(op.inputs().get(0), mode);
+    }
     if (quantize == Quantize.F32) {
       return DType.F32;
     }
@@ -211,7 +235,6 @@ public final class Lowering {
       return mode;
     }
     DType high = chip.isCv18xx() ? DType.BF16 : DType.F32;
-    DType half = chip.isCv18xx() ? DType.BF16 : DType.F16;
     String name = chip.name();
     if (quantize == Quantize.INT8) {
       return switch (op.kind()) {

@@ -215,6 +215,9 @@ public final class OpSemantics {
             }
             yield rightIs2d || batch1 ? null : "MatMul shape not local";
           }
+          // AttentionOp::LocalGenSupport (lib/Dialect/Tpu/Interfaces/Common/Attention.cpp at
+          // 4f69186de2)
+          case ATTENTION -> cv ? "CV18xx: Attention is global" : null;
           case CONCAT -> {
             int axis = concatAxis(graph, op);
             int rank = out.shape().rank();
@@ -281,6 +284,9 @@ public final class OpSemantics {
       case CONCAT -> axisIndex(axis) != concatAxis(graph, op);
       case SOFTMAX, LAYER_NORMALIZATION -> axisIndex(axis) < normAxis(graph, op);
       case MAT_MUL, GEMM -> axis == Axis.N;
+      // AttentionOp::AllowDataSplit: N, and C only with a keys operand, which a self-attention
+      // head has not (attention_reorder drops it)
+      case ATTENTION -> axis == Axis.N;
       default -> axis != Axis.C;
     };
   }
@@ -362,7 +368,7 @@ public final class OpSemantics {
         long[] sl = sliceStartStep(graph, op, axisIndex(axis));
         yield fix(sl[0] + out.idx() * sl[1], (out.len() - 1) * sl[1] + 1, inSize, false);
       }
-      case MAT_MUL, GEMM, SOFTMAX, LAYER_NORMALIZATION -> {
+      case MAT_MUL, GEMM, SOFTMAX, LAYER_NORMALIZATION, ATTENTION -> {
         if (!allowSplit(graph, op, axis)) {
           yield out.idx() == 0 && out.len() == outSize
               ? Optional.of(new Range(0, inSize))
@@ -430,7 +436,7 @@ public final class OpSemantics {
         }
         yield ceilDiv(d[0], chip.lanes()) * rest * bytes;
       }
-      case MAT_MUL, GEMM -> {
+      case MAT_MUL, GEMM, ATTENTION -> {
         if (d.length == 2) {
           long eu = Math.max(1, chip.euBytes() / bytes);
           yield ceilDiv(d[0], chip.lanes()) * alignUp(d[1], eu) * bytes;
@@ -453,6 +459,7 @@ public final class OpSemantics {
    *   <li>BM168x Pool: global pool {@code out_n · eu · ceil(c/NPU) · bytes}; else 0.
    *   <li>BM168x Deconv: group > 1 {@code ceil(ic/g/NPU) · align(in_h·in_w, eu) · bytes}.
    *   <li>BM168x Add/Sub/Mul with an int8 output: {@code 2 · out_bytes · 2}.
+   *   <li>BM168x Attention: {@code getBufferSize_bm1684x} (see {@code attentionBuffer}).
    *   <li>BM168x MatMul: the int32 accumulator {@code ceil(oc/NPU) · align(ow, eu/4) · 4}, with
    *       {@code oc} and {@code ow} the output's C and last dims.
    *   <li>CV18xx: Add with an int8 output takes an input-sized buffer; everything else 0 (no fused
@@ -495,6 +502,7 @@ public final class OpSemantics {
             : 0;
       }
       case ADD, SUB, MUL -> int8Out ? 2 * outBytes * 2 : 0;
+      case ATTENTION -> attentionBuffer(graph, op, chip, in);
       case MAT_MUL, GEMM -> {
         long[] d = o.shape().dims();
         long ow = d[d.length - 1];
@@ -503,6 +511,45 @@ public final class OpSemantics {
       }
       default -> 0;
     };
+  }
+
+  /**
+   * {@code AttentionOp::getBufferSize_bm1684x} ({@code lib/Dialect/Tpu/Interfaces/BM1684X/
+   * Attention.cpp} at 14341c03b1) for an input slice {@code in} ({@code M_q} its C, the sequence),
+   * {@code M_k = M_v = M_q} (no keys operand), {@code d} the head dim. Float results: the softmax
+   * buffer {@code c·eu32·4 + align(32, eu32)·4 + align(192, eu32)·4 + c·align(M_k, eu32)·4·4} with
+   * {@code c = ceil(M_q / NPU)}, plus {@code d_size · (ceil(M_v/NPU) + ceil(M_k/NPU))}, {@code
+   * d_size = align(d, eu16)·2} for BF16/F16 and {@code align(d, eu32)·4} otherwise, at most {@code
+   * LMEM_BYTES / 3}. An INT32 result (INT8): {@code align(max(mat, softmax), BANK) + align(mat0 +
+   * mat1 + k + v, BANK)}, at most {@code BANK · (BANKS / 3)}, the terms as in the source ({@code
+   * mat_buffer_size0/1} count elements, not bytes, there too).
+   */
+  private static long attentionBuffer(Graph graph, Op op, Chip chip, Nchw in) {
+    long npu = chip.lanes();
+    long mq = in.c();
+    long mk = mq;
+    long d = op.attributes().getInt("dim", 1);
+    long c = ceilDiv(mq, npu);
+    long eu32 = Math.max(1, chip.euBytes() / 4);
+    DType out = graph.tensor(op.outputs().get(0)).dtype();
+    if (out == DType.I32) {
+      long eu8 = chip.euBytes();
+      long dSize = alignUp(d, eu8);
+      long kv = 2 * dSize * ceilDiv(mk, npu);
+      long mat0 = c * alignUp(mk, eu8);
+      long mat1 = c * dSize;
+      long softmax = c * 4 * (alignUp(1, eu32) + alignUp(mk, eu32));
+      long mat = Math.max(ceilDiv(Math.max(mq, mk), npu) * alignUp(d, eu32), c * alignUp(mk, eu32));
+      long bank = chip.bankBytes();
+      long sum = alignUp(Math.max(mat, softmax), bank) + alignUp(mat0 + mat1 + kv, bank);
+      return Math.min(sum, bank * (chip.banks() / 3));
+    }
+    long softmax =
+        c * eu32 * 4 + alignUp(32, eu32) * 4 + alignUp(192, eu32) * 4 + c * alignUp(mk, eu32) * 16;
+    boolean half = out == DType.F16 || out == DType.BF16;
+    long dSize = half ? alignUp(d, Math.max(1, chip.euBytes() / 2)) * 2 : alignUp(d, eu32) * 4;
+    long bufferIn = dSize * (ceilDiv(mk, npu) + ceilDiv(mk, npu));
+    return Math.min(softmax + bufferIn, chip.lmemBytesPerLane() / 3);
   }
 
   /** Whether a weight operand is stored in LMEM without EU alignment (§4.2's list). */

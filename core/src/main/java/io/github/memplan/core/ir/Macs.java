@@ -41,6 +41,23 @@ public final class Macs {
         long k = a.rank() == 0 ? 1 : (transA ? a.dim(0) : a.dim(-1));
         yield Math.multiplyExact(out.elements(), k);
       }
+      case ATTENTION -> {
+        // one head: the q, k, v projections (M·N·d each), Q·K^T and P·V (M·M·d each), the output
+        // projection (M·d·N_out), per batch row; keys and values are the input (self-attention)
+        int[] at = ShapeInference.attentionOperands(op.attributes());
+        Shape x = graph.tensor(op.inputs().get(0)).shape();
+        Shape wo = graph.tensor(op.inputs().get(at[7])).shape();
+        long m = x.dim(-2);
+        long rows = x.elements() / x.dim(-1);
+        long d = wo.dim(0);
+        long perRow =
+            Math.addExact(
+                Math.addExact(
+                    Math.multiplyExact(3, Math.multiplyExact(x.dim(-1), d)),
+                    Math.multiplyExact(2, Math.multiplyExact(m, d))),
+                Math.multiplyExact(d, wo.dim(1)));
+        yield Math.multiplyExact(rows, perRow);
+      }
       case LSTM -> {
         // per time step, batch row and direction: the four gates' W x_t and R h_{t-1}
         Shape x = graph.tensor(op.inputs().get(0)).shape();

@@ -21,6 +21,14 @@ public enum OpKind {
   MAT_MUL("MatMul", Category.MATMUL),
   GEMM("Gemm", Category.MATMUL),
   MAT_MUL_INTEGER("MatMulInteger", Category.MATMUL),
+  /**
+   * TPU-MLIR's fused self-attention of one head ({@code tpu.AttentionOp} after its per-head
+   * lowering), made only by the front end ({@code core.frontend}); not an ONNX op, hence the name.
+   * Operands: input {@code [B, M, N]}, Wq {@code [N, d]}, bq? {@code [d]}, Wk, bk?, Wv, bv?, Wo
+   * {@code [d, N_out]}, bo? {@code [N_out]}, mask?; attributes {@code has_bias} (bit 0 q, 1 k, 2 v,
+   * 3 out, as TPU-MLIR's), {@code has_mask} (0 or 1), {@code dim} (d), {@code head} (1).
+   */
+  ATTENTION("tpu.Attention", Category.MATMUL),
   ADD("Add", Category.BINARY),
   SUB("Sub", Category.BINARY),
   MUL("Mul", Category.BINARY),

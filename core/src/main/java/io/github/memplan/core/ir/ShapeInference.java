@@ -164,6 +164,7 @@ public final class ShapeInference {
       case DEQUANTIZE_LINEAR -> dequantizeLinear(c);
       case MAT_MUL_INTEGER -> matMulInteger(c);
       case CONV_INTEGER -> convInteger(c);
+      case ATTENTION -> attention(c);
       case SPLIT, DYNAMIC_QUANTIZE_LINEAR ->
           throw new AssertionError("multi-output kind " + c.op.kind());
     };
@@ -516,6 +517,64 @@ public final class ShapeInference {
       c.zeroPoint(3, 1, b.rank() == 1 ? 1 : b.dim(-1));
     }
     return new TensorType(Shape.of(out), DType.I32);
+  }
+
+  /**
+   * The operand positions of a {@link OpKind#ATTENTION}: input, Wq, bq?, Wk, bk?, Wv, bv?, Wo, bo?,
+   * mask?, with the optional ones present as {@code has_bias} (bits 0 to 3) and {@code has_mask}
+   * say; -1 for an absent one. Indices: 0 input, 1 Wq, 2 bq, 3 Wk, 4 bk, 5 Wv, 6 bv, 7 Wo, 8 bo, 9
+   * mask.
+   */
+  public static int[] attentionOperands(Attributes attrs) {
+    long bias = attrs.getInt("has_bias", 0);
+    int[] at = new int[10];
+    int k = 0;
+    at[0] = k++;
+    for (int w = 0; w < 4; w++) {
+      at[1 + 2 * w] = k++;
+      at[2 + 2 * w] = (bias >> w & 1) != 0 ? k++ : -1;
+    }
+    at[9] = attrs.getInt("has_mask", 0) != 0 ? k++ : -1;
+    return at;
+  }
+
+  /**
+   * Attention (one head of TPU-MLIR's {@code tpu.AttentionOp}): input {@code [.., M, N]}, Wq, Wk,
+   * Wv {@code [N, d]}, Wo {@code [d, N_out]}, biases of {@code d} and {@code N_out} elements; the
+   * result is the input's shape with its last dim {@code N_out}, in the input's type.
+   */
+  private static TensorType attention(Ctx c) {
+    int[] at = attentionOperands(c.attrs());
+    int n = 1;
+    for (int i : at) {
+      n = Math.max(n, i + 1);
+    }
+    c.arity(n, n);
+    Shape x = c.in(0).shape();
+    if (x.rank() < 2) {
+      throw c.fail("input must have rank >= 2, got " + x);
+    }
+    long d = -1;
+    for (int w = 1; w <= 5; w += 2) {
+      Shape s = c.in(at[w]).shape();
+      if (s.rank() != 2 || s.dim(0) != x.dim(-1) || (d >= 0 && s.dim(1) != d)) {
+        throw c.fail("q/k/v weight " + s + " must be [" + x.dim(-1) + ", d] with one d");
+      }
+      d = s.dim(1);
+    }
+    Shape o = c.in(at[7]).shape();
+    if (o.rank() != 2 || o.dim(0) != d) {
+      throw c.fail("out weight " + o + " must be [" + d + ", N]");
+    }
+    for (int b = 2; b <= 8; b += 2) {
+      long want = b == 8 ? o.dim(1) : d;
+      if (at[b] >= 0 && c.in(at[b]).shape().elements() != want) {
+        throw c.fail("bias " + c.in(at[b]).shape() + " must have " + want + " elements");
+      }
+    }
+    long[] out = x.dims().clone();
+    out[out.length - 1] = o.dim(1);
+    return new TensorType(Shape.of(out), c.in(0).dtype());
   }
 
   /** The output dims of MatMul and MatMulInteger: A is input 0, B input 1. */

@@ -275,12 +275,15 @@ class FrontEndTest {
     assertThat(FrontEnd.Options.parse("none")).isEqualTo(FrontEnd.Options.NONE);
     assertThat(FrontEnd.Options.parse("all,-fuse-relu").passes())
         .containsExactly(
-            FrontEnd.Pass.ONNX_OPT, FrontEnd.Pass.BN_TO_CONV, FrontEnd.Pass.MATMUL_BIAS);
+            FrontEnd.Pass.ONNX_OPT,
+            FrontEnd.Pass.BN_TO_CONV,
+            FrontEnd.Pass.MATMUL_BIAS,
+            FrontEnd.Pass.ATTENTION);
     assertThat(FrontEnd.Options.parse("fuse-relu, bn-to-conv").toString())
         .isEqualTo("bn-to-conv,fuse-relu");
     assertThat(FrontEnd.Options.ALL.toString()).isEqualTo("all");
     assertThatThrownBy(() -> FrontEnd.Options.parse("fuse-gelu"))
         .hasMessageContaining("unknown front-end pass 'fuse-gelu'")
-        .hasMessageContaining("onnx-opt, bn-to-conv, matmul-bias, fuse-relu");
+        .hasMessageContaining("onnx-opt, bn-to-conv, matmul-bias, fuse-relu, attention");
   }
 }

@@ -19,7 +19,7 @@ final class FrontEndOption {
   static final String HELP =
       "TPU-MLIR's front-end fusions run on the model before planning: 'all' (default, as"
           + " TPU-MLIR), 'none' (the graph as built or imported), a comma-separated list of"
-          + " onnx-opt, bn-to-conv, matmul-bias, fuse-relu, or 'all,-PASS' to leave one out.";
+          + " onnx-opt, bn-to-conv, matmul-bias, fuse-relu, attention, or 'all,-PASS' to leave one out.";
 
   @Option(
       names = "--front-end",

@@ -152,7 +152,7 @@ class SuiteParserTest {
     assertThat(fused).isLessThan(asBuilt);
     assertThat(s.problems().get(1).instances())
         .extracting(SuiteInstance::name)
-        .containsExactly("resnet18@bm1684x-no-h2-fe-onnx-opt,bn-to-conv,matmul-bias");
+        .containsExactly("resnet18@bm1684x-no-h2-fe-onnx-opt,bn-to-conv,matmul-bias,attention");
     assertThatThrownBy(
             () ->
                 parse(
