@@ -37,8 +37,9 @@ import java.util.Optional;
  * </ul>
  *
  * A candidate group is checked as {@code is_layer_group_valid} does (§2.5): the shape-secs quick
- * search ({@link ShapeSecsSearch}) with today's slicing ({@link SliceRules#TODAY}, the h/2 rule as
- * {@link GroupOptions#h2Rule()} says) and today's timesteps ({@link TodayTimesteps}); its cost is
+ * search ({@link ShapeSecsSearch}) with today's slicing ({@link SliceRules#TODAY}: the h/2 rule
+ * off, as today's TPU-MLIR has {@code check_hsecs} commented out, unless {@link
+ * GroupOptions#h2Rule()} forces it on) and today's timesteps ({@link TodayTimesteps}); its cost is
  * the {@link CostModel}'s cycles (or DDR bytes when the problem's objective says so) under the
  * first valid secs, and a single op costs its global-layer cost. Evaluations are memoised per op
  * range (the role of LgCache), so the DP evaluates each range once.
@@ -92,7 +93,7 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
     Run(GroupProblem p, SolveContext ctx) {
       this.p = p;
       this.ctx = ctx;
-      this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+      this.rules = p.options().rules(SliceRules.TODAY);
       this.search = new ShapeSecsSearch(lmem, lmemId, costModel, new TodayTimesteps());
     }
 

@@ -97,6 +97,29 @@ class LayerGroupTodayPlannerTest {
   }
 
   @Test
+  void byDefaultTodaysPlannersSliceWithoutTheH2RuleAsTpuMlirToday() {
+    // check_hsecs is commented out in today's TPU-MLIR (829dab2c2): both planners name today's
+    // rules with the h/2 rule off, and the grouping validates under the default options
+    for (String id : List.of("tpumlir-greedy", "tpumlir-dp")) {
+      var provider = Planners.<GroupProblem, Grouping>get(id, GroupProblem.class);
+      GroupProblem p = GroupProblem.of(convRelu(), BM1684X, GroupOptions.DEFAULT);
+      Outcome<Grouping> o =
+          provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
+      assertThat(o.solution().rules()).isEqualTo(SliceRules.TODAY);
+      assertThat(o.solution().rules().h2Rule()).isFalse();
+      assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+      // forced on, the same planner slices with the rule
+      GroupProblem on =
+          GroupProblem.of(
+              convRelu(), BM1684X, new GroupOptions(true, GroupOptions.Objective.CYCLES));
+      Outcome<Grouping> o2 =
+          provider.create(Map.of("lmem", "test-lmem-stack")).solve(on, SolveContext.unlimited());
+      assertThat(o2.solution().rules().h2Rule()).isTrue();
+      assertThat(new GroupingValidator().validate(on, o2.solution())).isEmpty();
+    }
+  }
+
+  @Test
   void maxSecsFollowTheOpsThatRefuseASplit() {
     Graph g = reluPoolChain(1);
     assertThat(ShapeSecsBounds.maxSecs(g, g.ops().subList(0, 1), BM1684X))

@@ -38,4 +38,13 @@ public record SliceRules(Split split, Margins margins, boolean h2Rule) {
   public SliceRules withH2Rule(boolean on) {
     return new SliceRules(split, margins, on);
   }
+
+  /**
+   * The h/2 rule of the era these rules belong to: on for v0's split and margins ({@link #V0}, the
+   * 2022 code with {@code check_hsecs} called), off otherwise ({@link #TODAY}: the call is
+   * commented out since 829dab2c2).
+   */
+  public boolean eraH2Rule() {
+    return split == V0.split && margins == V0.margins;
+  }
 }

@@ -18,12 +18,14 @@ import java.util.List;
  * {@code group}: the layer-grouping problem of a model on a chip, as {@code memplan group} builds
  * it (the graph after TPU-MLIR's front-end fusions, {@link FrontEnd}, in its deterministic
  * topological order). An instances entry is a zoo name or a model file (relative to the suite
- * file's directory), or {@code {model: M, h2-rule: false, front-end: PASSES}}: {@code h2-rule:
- * false} switches the seed's h/2 overlap rule off (TPU-MLIR today), {@code front-end} chooses the
- * fusions as {@code --front-end} does (default {@code all}). It gives one instance per chip of the
- * problem, named {@code MODEL@CHIP}, with {@code -no-h2} without the rule and {@code -fe-PASSES}
- * when the front end is not {@code all}. Planners and metrics are those registered for {@link
- * GroupProblem}; every grouping is checked by {@link GroupingValidator}.
+ * file's directory), or {@code {model: M, h2-rule: BOOL, front-end: PASSES}}: without {@code
+ * h2-rule} the seed's h/2 overlap rule follows each planner's era (on for {@code tpumlir-v0}, off
+ * for today's planners, as TPU-MLIR today), {@code true} or {@code false} forces it on or off for
+ * every planner; {@code front-end} chooses the fusions as {@code --front-end} does (default {@code
+ * all}). It gives one instance per chip of the problem, named {@code MODEL@CHIP}, with {@code -h2}
+ * or {@code -no-h2} when the rule is forced and {@code -fe-PASSES} when the front end is not {@code
+ * all}. Planners and metrics are those registered for {@link GroupProblem}; every grouping is
+ * checked by {@link GroupingValidator}.
  */
 public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
   public GroupKind() {
@@ -43,7 +45,7 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
   @Override
   public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
     String arg;
-    boolean h2Rule = GroupOptions.DEFAULT.h2Rule();
+    GroupOptions.H2Rule h2Rule = GroupOptions.DEFAULT.h2Rule();
     FrontEnd.Options frontEnd = FrontEnd.Options.ALL;
     Lowering.Quantize quantize = Lowering.Quantize.F32;
     boolean hasQuantize = false;
@@ -64,7 +66,7 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
         if (!h.isBoolean()) {
           throw new IllegalArgumentException("h2-rule: expected true or false");
         }
-        h2Rule = h.asBoolean();
+        h2Rule = h.asBoolean() ? GroupOptions.H2Rule.ON : GroupOptions.H2Rule.OFF;
       }
     } else {
       throw new IllegalArgumentException("expected a model name, a model file or {model: ...}");
@@ -83,10 +85,21 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
       }
       out.add(
           new SuiteInstance(
-              provider.name() + "@" + c.name() + (h2Rule ? "" : "-no-h2") + suffix(fe) + suffix(q),
+              provider.name() + "@" + c.name() + suffix(h2Rule) + suffix(fe) + suffix(q),
               () -> GroupProblem.of(FrontEnd.apply(provider.build(), c, fe, q), c, options)));
     }
     return out;
+  }
+
+  /**
+   * The instance-name suffix of the h/2 option: none by era, {@code -h2} on, {@code -no-h2} off.
+   */
+  static String suffix(GroupOptions.H2Rule h2) {
+    return switch (h2) {
+      case ERA -> "";
+      case ON -> "-h2";
+      case OFF -> "-no-h2";
+    };
   }
 
   /** An entry's {@code front-end} key ({@code all} when absent). */

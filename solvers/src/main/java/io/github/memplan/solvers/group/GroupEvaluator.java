@@ -155,7 +155,7 @@ public final class GroupEvaluator {
     this.oracle = oracle;
     this.costModel = costModel;
     this.maxIterations = maxIterations;
-    this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    this.rules = p.options().rules(SliceRules.TODAY);
     this.bounds =
         costModel instanceof RooflineCostModel roofline ? new RooflineBounds(roofline, p) : null;
   }
@@ -165,7 +165,9 @@ public final class GroupEvaluator {
     return p;
   }
 
-  /** The slicing rules of every group ({@link SliceRules#TODAY} with the problem's h/2 rule). */
+  /**
+   * The slicing rules of every group ({@link SliceRules#TODAY}, h/2 rule as the problem's options).
+   */
   public SliceRules rules() {
     return rules;
   }

@@ -80,7 +80,7 @@ class GroupDpBestPlannerTest {
     List<Op> order = p.order();
     int n = order.size();
     long[][] single = new long[n][n];
-    SliceRules rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    SliceRules rules = p.options().rules(SliceRules.TODAY);
     for (int i = 0; i < n; i++) {
       single[i][i] = objective(p, MODEL.globalOp(graph, order.get(i), BM1684X));
       for (int j = i + 1; j < n; j++) {
