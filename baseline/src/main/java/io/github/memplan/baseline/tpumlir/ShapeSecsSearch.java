@@ -15,7 +15,6 @@ import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
-import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.LmemValidator;
@@ -34,6 +33,9 @@ import java.util.Optional;
  *
  * <pre>
  * max, init: {@link ShapeSecsBounds} (get_group_max_secs, init_group_data_secs)
+ * the table under the initial secs (assignTimeStep in is_layer_group_valid): slicing fails -&gt; invalid
+ * secs = update_data_split on that table ({@link ShapeSecsBounds#updateDataSplit}: peak live LMEM
+ *      over the rows / LMEM bytes, N raised first), or the initial secs when it fails
  * up to 20 tries while secs <= max: slice + timesteps + LMEM allocation;
  *      valid: stop with this (first valid) secs; slicing fails: the group is invalid;
  *      LMEM fails: nsecs to the next value shrinking ceil(n / nsecs), else dhw += 1 and
@@ -93,15 +95,28 @@ final class ShapeSecsSearch {
     if (init.isEmpty()) {
       return Optional.empty();
     }
-    ShapeSecs secs = init.get();
+    // is_layer_group_valid: assignTimeStep under the initial secs; a slicing failure rejects it
+    GroupCandidate initial =
+        GroupCandidate.build(name, graph, ops, chip, init.get(), rules, method);
+    if (initial instanceof GroupCandidate.Rejected) {
+      return Optional.empty();
+    }
+    // assignLmemAddrWithSecs: update_data_split on that table, the initial secs when it fails
+    ShapeSecs secs =
+        ShapeSecsBounds.updateDataSplit(
+                graph, ops, chip, ((GroupCandidate.Built) initial).timesteps(), rules, max)
+            .orElse(init.get());
     GroupIo io = GroupIo.of(graph, ops);
     int dhw = secs.hsecs() * secs.wsecs();
-    for (int t = 0; t < MAX_TRY_NUM && secs != null && ShapeSecsBounds.within(secs, max); t++) {
+    for (int t = 0; t < MAX_TRY_NUM && ShapeSecsBounds.within(secs, max); t++) {
       if (ctx.budget().exhausted()) {
         return Optional.empty();
       }
       tries[0]++;
-      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
+      GroupCandidate c =
+          secs.equals(init.get())
+              ? initial
+              : GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
       if (c instanceof GroupCandidate.Rejected) {
         return Optional.empty(); // TIMESTEP_INVALID: backward slicing failed
       }
@@ -124,7 +139,7 @@ final class ShapeSecsSearch {
         secs = new ShapeSecs(n, secs.csecs(), secs.hsecs(), secs.wsecs());
       } else {
         dhw++;
-        secs = assignDhw(graph, io, secs.nsecs(), dhw, max);
+        secs = ShapeSecsBounds.assignDhw(graph, ops, secs, dhw, max);
       }
     }
     return Optional.empty();
@@ -146,41 +161,5 @@ final class ShapeSecsSearch {
       next++;
     }
     return Math.min(next, maxN);
-  }
-
-  /** {@code assign_dhwsecs}, 2-D case; {@code null} when no (h, w) pair is allowed. */
-  static ShapeSecs assignDhw(Graph graph, GroupIo io, int nsecs, int dhw, ShapeSecs max) {
-    double sumH = 0;
-    double sumW = 0;
-    long minWBytes = Long.MAX_VALUE;
-    long minW = Long.MAX_VALUE;
-    for (String out : io.outputs()) {
-      Tensor t = graph.tensor(out);
-      Nchw s = Nchw.of(t.shape());
-      sumH += s.h();
-      sumW += s.w();
-      if (s.w() < minW) {
-        minW = s.w();
-        minWBytes = t.dtype().bytes(1);
-      }
-    }
-    double ratio = sumW == 0 ? 0 : sumH / sumW;
-    ShapeSecs best = null;
-    double bestCost = Double.MAX_VALUE;
-    for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
-      int w = (int) OpSemantics.ceilDiv(dhw, h);
-      if (w > max.wsecs()) {
-        continue;
-      }
-      if (w > 1 && dhw < max.hsecs() && (minW / w) * minWBytes < 256) {
-        continue;
-      }
-      double cost = (h - 1) + (w - 1) * ratio;
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = new ShapeSecs(nsecs, 1, h, w);
-      }
-    }
-    return best;
   }
 }

@@ -4,7 +4,11 @@ import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.Tensor;
+import io.github.memplan.core.lmem.LmemBuffer;
+import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.core.lmem.Timestep;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,10 +24,19 @@ import java.util.Optional;
  *      results) / LMEM_BYTES); nsecs = max(nsecs, min(secs, max n)); secs = ceil(secs / nsecs);
  *      hsecs = max(hsecs, secs); above max h: wsecs = ceil(hsecs / max h), hsecs = max h;
  *      invalid when wsecs &gt; max w
+ * update_data_split: {@link #updateDataSplit}, from the peak live LMEM of the initial secs' table
  * </pre>
  *
+ * <p>Read in {@code lib/Dialect/Tpu/Transforms/LayerGroup/LayerGroupUtil.cpp} of {@code
+ * sophgo/tpu-mlir} (the stored version whose {@code update_data_split} takes {@code LgOptions};
+ * {@code reference/tpu-mlir.md} reads 36e3c625a), and {@code LmemAllocator.cpp}'s {@code
+ * assignLmemAddrWithSecs}, which keeps the initial secs when {@code update_data_split} fails.
+ *
  * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
- * and D does not exist.
+ * and D does not exist. {@code update_data_split} slices with the group's idx slicing ({@link
+ * Slicing}) and sizes each buffer by its largest slice, which is what {@code stripe_mine_max_slice}
+ * gives; the table whose lifetimes it reads is the one the timestep method built under the initial
+ * secs, as in the source.
  */
 public final class ShapeSecsBounds {
   private ShapeSecsBounds() {}
@@ -96,6 +109,169 @@ public final class ShapeSecsBounds {
     }
     return Optional.of(new ShapeSecs((int) nsecs, 1, (int) hsecs, (int) wsecs));
   }
+
+  /**
+   * {@code get_split_max_secs} ({@code LayerGroupUtil.cpp}): per row of {@code table}, the bytes of
+   * the buffers live in it, with {@code sizes} in place of the table's own ({@code
+   * update_all_mem_buffer_size}); the largest row over the lane's LMEM, rounded up; 0 for a table
+   * without rows. A buffer counts in the rows {@code start..end} of the table, wrapping when {@code
+   * start > end}; a held weight too counts only there, as the source reads {@code start_ts} and
+   * {@code end_ts} alone.
+   */
+  public static long splitMaxSecs(LmemInstance table, long[] sizes, Chip chip) {
+    int rows = table.timestepCount();
+    if (rows == 0) {
+      return 0;
+    }
+    long[] req = new long[rows];
+    List<LmemBuffer> buffers = table.buffers();
+    for (int b = 0; b < buffers.size(); b++) {
+      LmemBuffer buf = buffers.get(b);
+      for (int ts = 0; ts < rows; ts++) {
+        boolean live =
+            buf.start() <= buf.end()
+                ? ts >= buf.start() && ts <= buf.end()
+                : ts >= buf.start() || ts <= buf.end();
+        if (live) {
+          req[ts] += sizes[b];
+        }
+      }
+    }
+    long peak = 0;
+    for (long r : req) {
+      peak = Math.max(peak, r);
+    }
+    return OpSemantics.ceilDiv(peak, chip.lmemBytesPerLane());
+  }
+
+  /**
+   * Per buffer of {@code table}, its per-lane bytes under {@code slices} ({@code
+   * update_all_mem_buffer_size} after {@code stripe_mine_max_slice}): an activation its largest
+   * slice, EU-aligned; a weight its own size (weights are loaded whole); a scratch buffer its op's
+   * scratch for the largest slices of the op's first input and output (the op read off the table's
+   * TIU rows).
+   */
+  public static long[] bufferSizes(
+      Graph graph, Chip chip, GroupTimesteps table, Map<String, SliceInfo> slices) {
+    List<LmemBuffer> buffers = table.lmem().buffers();
+    String[] scratchOf = new String[buffers.size()];
+    for (Timestep row : table.lmem().timesteps()) {
+      for (Timestep.TiuOp op : row.tiu()) {
+        for (int b : op.scratch()) {
+          scratchOf[b] = op.op();
+        }
+      }
+    }
+    long[] out = new long[buffers.size()];
+    for (int b = 0; b < out.length; b++) {
+      LmemBuffer buf = buffers.get(b);
+      out[b] =
+          switch (buf.kind()) {
+            case WEIGHT -> buf.bytes();
+            case ACTIVATION -> V0Timesteps.bytes(graph, chip, table.tensors().get(b), slices);
+            case SCRATCH ->
+                scratchOf[b] == null
+                    ? buf.bytes()
+                    : V0Timesteps.scratchBytes(graph, chip, graph.op(scratchOf[b]), slices);
+          };
+    }
+    return out;
+  }
+
+  /**
+   * {@code update_data_split} ({@code LayerGroupUtil.cpp}), called by {@code
+   * assignLmemAddrWithSecs} before the quick search, on the table {@code table} that {@code
+   * is_layer_group_valid} built under the initial secs:
+   *
+   * <pre>
+   * secs = all 1
+   * for nsec = 1 .. max n:
+   *   secs.n = nsec; slice the group under secs (stripe_mine_max_slice): fails -&gt; false
+   *   cdhw = get_split_max_secs(table with the buffers sized by these slices); 0 -&gt; false
+   *   secs.c = max(secs.c, min(max c, cdhw)); dhw = ceil(cdhw / secs.c)
+   *   if dhw &gt; 1: if nsec == max n: assign_dhwsecs(dhw) else: secs = all 1; next nsec
+   *   if d, h, w within max: true (with secs)
+   * false
+   * </pre>
+   *
+   * The caller keeps its initial secs when this answers empty (false), as {@code
+   * assignLmemAddrWithSecs} does. N is raised first: H and W are assigned only at the largest
+   * nsecs; C (only in GROUP_MM and GROUP_SMALL_C groups, whose max c exceeds 1) takes what it can
+   * at the current nsecs before N grows.
+   */
+  public static Optional<ShapeSecs> updateDataSplit(
+      Graph graph, List<Op> ops, Chip chip, GroupTimesteps table, SliceRules rules, ShapeSecs max) {
+    for (int nsec = 1; nsec <= max.nsecs(); nsec++) {
+      ShapeSecs secs = new ShapeSecs(nsec, 1, 1, 1);
+      SliceResult r = Slicing.slice(graph, ops, chip, secs, rules);
+      if (!(r instanceof SliceResult.Sliced sliced)) {
+        return Optional.empty();
+      }
+      long cdhw =
+          splitMaxSecs(table.lmem(), bufferSizes(graph, chip, table, sliced.slices()), chip);
+      if (cdhw == 0) {
+        return Optional.empty();
+      }
+      int csecs = clamp(Math.min(max.csecs(), cdhw));
+      long dhw = OpSemantics.ceilDiv(cdhw, csecs);
+      secs = new ShapeSecs(nsec, csecs, 1, 1);
+      if (dhw > 1) {
+        if (nsec != max.nsecs()) {
+          continue;
+        }
+        secs = assignDhw(graph, ops, secs, clamp(dhw), max);
+      }
+      if (secs.hsecs() <= max.hsecs() && secs.wsecs() <= max.wsecs()) {
+        return Optional.of(secs);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code assign_dhwsecs}, 2-D case (D is not modelled): {@code (h, w = ceil(dhw / h))} minimising
+   * {@code (h-1) + (w-1)·Σh/Σw} over the group outputs, {@code w <= max w}, every w slice of the
+   * narrowest group output at least 256 bytes when {@code dhw < max h}; {@code h = dhw, w = 1} when
+   * no pair is allowed (then above the max h: the caller's loop ends).
+   */
+  public static ShapeSecs assignDhw(
+      Graph graph, List<Op> ops, ShapeSecs secs, int dhw, ShapeSecs max) {
+    double sumH = 0;
+    double sumW = 0;
+    long minWBytes = Long.MAX_VALUE;
+    long minW = Long.MAX_VALUE;
+    for (String out : GroupIo.of(graph, ops).outputs()) {
+      Tensor t = graph.tensor(out);
+      Nchw s = Nchw.of(t.shape());
+      sumH += s.h();
+      sumW += s.w();
+      if (s.w() < minW) {
+        minW = s.w();
+        minWBytes = t.dtype().bytes(1);
+      }
+    }
+    double ratio = sumW == 0 ? 0 : sumH / sumW;
+    ShapeSecs best = null;
+    double bestCost = Double.MAX_VALUE;
+    for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
+      int w = (int) OpSemantics.ceilDiv(dhw, h);
+      if (w > max.wsecs()) {
+        continue;
+      }
+      if (w > 1 && dhw < max.hsecs() && (minW / w) * minWBytes < MIN_W_SLICE_BYTES) {
+        continue;
+      }
+      double cost = (h - 1) + (w - 1) * ratio;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = new ShapeSecs(secs.nsecs(), secs.csecs(), h, w);
+      }
+    }
+    return best != null ? best : new ShapeSecs(secs.nsecs(), secs.csecs(), dhw, 1);
+  }
+
+  /** {@code can_split_w}'s smallest w slice, in bytes. */
+  static final long MIN_W_SLICE_BYTES = 256;
 
   /** Whether every secs of {@code s} is within {@code max}. */
   public static boolean within(ShapeSecs s, ShapeSecs max) {
