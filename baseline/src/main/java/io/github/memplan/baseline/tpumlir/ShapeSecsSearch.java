@@ -5,13 +5,9 @@ import io.github.memplan.core.cost.CostModel;
 import io.github.memplan.core.cost.GroupCost;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
-import io.github.memplan.core.group.GroupIo;
-import io.github.memplan.core.group.Nchw;
-import io.github.memplan.core.group.OpSemantics;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
-import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -38,18 +34,23 @@ import java.util.Optional;
  *      over the rows / LMEM bytes, N raised first), or the initial secs when it fails
  * up to 20 tries while secs <= max: slice + timesteps + LMEM allocation;
  *      valid: stop with this (first valid) secs; slicing fails: the group is invalid;
- *      LMEM fails: nsecs to the next value shrinking ceil(n / nsecs), else dhw += 1 and
- *      assign_dhwsecs(dhw): (h, w = ceil(dhw / h)) minimising (h-1) + (w-1)·Σh/Σw over the group
- *      outputs, w <= max w, every w slice >= 256 bytes when dhw < max h
+ *      LMEM fails (update_shape_secs): nsecs &lt; max: increase_nsecs; else csecs &lt; max:
+ *      increase_csecs (the next secs that strictly shrinks ceil(max / secs)); else
+ *      assign_dhwsecs(++dhw) ({@link ShapeSecsBounds#assignDhw}: larger hsecs wins ties, the
+ *      length truncated to int, Σh/Σw over every op output with a user, every group output's
+ *      w slice ceil(w / wsecs) · bytes &gt;= 256 when dhw &lt; max h), then dhw = hsecs · wsecs
  * </pre>
  *
- * The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer is checked by
- * {@link LmemValidator}. The cost is the given {@link CostModel}'s.
+ * Read in {@code LmemAllocator.cpp} ({@code assignLmemAddrWithSecs}, {@code
+ * sc_method_quick_search}, {@code try_this_shape_secs}, {@code update_shape_secs}, {@code
+ * increase_nsecs}, {@code increase_csecs}) and {@code LayerGroupUtil.cpp} of {@code
+ * sophgo/tpu-mlir}, the stored versions that take {@code LgOptions} ({@code reference/tpu-mlir.md}
+ * reads 36e3c625a). The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer
+ * is checked by {@link LmemValidator}. The cost is the given {@link CostModel}'s.
  *
  * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
  * and D does not exist; {@code group_by_cores} is not applied; strategies 1 and 2 ("search better")
- * are not implemented; N in {@code update_shape_secs} and the W-slice check use the group output
- * with the largest N (resp. the smallest w).
+ * are not implemented.
  */
 final class ShapeSecsSearch {
   /** {@code MAX_TRY_NUM} of LgConfig. */
@@ -106,7 +107,6 @@ final class ShapeSecsSearch {
         ShapeSecsBounds.updateDataSplit(
                 graph, ops, chip, ((GroupCandidate.Built) initial).timesteps(), rules, max)
             .orElse(init.get());
-    GroupIo io = GroupIo.of(graph, ops);
     int dhw = secs.hsecs() * secs.wsecs();
     for (int t = 0; t < MAX_TRY_NUM && ShapeSecsBounds.within(secs, max); t++) {
       if (ctx.budget().exhausted()) {
@@ -135,31 +135,16 @@ final class ShapeSecsSearch {
       }
       // LMEM_INVALID: update_shape_secs
       if (secs.nsecs() < max.nsecs()) {
-        int n = nextN(graph, io, secs.nsecs(), max.nsecs(), chip);
+        int n = ShapeSecsBounds.increaseSecs(secs.nsecs(), max.nsecs());
         secs = new ShapeSecs(n, secs.csecs(), secs.hsecs(), secs.wsecs());
+      } else if (secs.csecs() < max.csecs()) {
+        int cs = ShapeSecsBounds.increaseSecs(secs.csecs(), max.csecs());
+        secs = new ShapeSecs(secs.nsecs(), cs, secs.hsecs(), secs.wsecs());
       } else {
-        dhw++;
-        secs = ShapeSecsBounds.assignDhw(graph, ops, secs, dhw, max);
+        secs = ShapeSecsBounds.assignDhw(graph, ops, secs, dhw + 1, max);
+        dhw = secs.hsecs() * secs.wsecs();
       }
     }
     return Optional.empty();
-  }
-
-  /** The next nsecs that strictly shrinks {@code ceil(n / nsecs)} (capped at the maximum). */
-  private static int nextN(Graph graph, GroupIo io, int nsecs, int maxN, Chip chip) {
-    long n = 1;
-    for (String out : io.outputs()) {
-      n =
-          Math.max(
-              n,
-              OpSemantics.ceilDiv(
-                  Nchw.of(graph.tensor(out).shape()).n(), Slicing.nAlign(graph, out, chip)));
-    }
-    long now = OpSemantics.ceilDiv(n, nsecs);
-    int next = nsecs + 1;
-    while (next < maxN && OpSemantics.ceilDiv(n, next) >= now) {
-      next++;
-    }
-    return Math.min(next, maxN);
   }
 }

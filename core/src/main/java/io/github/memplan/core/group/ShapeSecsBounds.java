@@ -7,9 +7,11 @@ import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.Timestep;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The bounds of TPU-MLIR's shape-secs search for one candidate group ({@code get_group_max_secs},
@@ -229,49 +231,91 @@ public final class ShapeSecsBounds {
   }
 
   /**
-   * {@code assign_dhwsecs}, 2-D case (D is not modelled): {@code (h, w = ceil(dhw / h))} minimising
-   * {@code (h-1) + (w-1)·Σh/Σw} over the group outputs, {@code w <= max w}, every w slice of the
-   * narrowest group output at least 256 bytes when {@code dhw < max h}; {@code h = dhw, w = 1} when
-   * no pair is allowed (then above the max h: the caller's loop ends).
+   * {@code assign_dhwsecs}, 2-D case (D is not modelled), as the source computes it:
+   *
+   * <pre>
+   * h = dhw, w = 1
+   * Σh, Σw (floats) over the outputs of every op of the group that have a user
+   * min = FLT_MAX
+   * for i = max h down to 1: w' = ceil(dhw / i)
+   *   len = (int) ((i - 1) + (w' - 1) · (Σh / Σw))       -- float, truncated toward 0
+   *   if len &lt; min and can_split_w(dhw, max h, w') and w' &lt;= max w: min = len; h = i; w = w'
+   * can_split_w: when dhw &lt; max h and w' &gt; 1, every group output needs ceil(w / w') ·
+   *   dtype_bytes &gt;= 256
+   * </pre>
+   *
+   * Scanning from the largest h with a strict {@code <}, the larger hsecs wins a tie. The caller
+   * continues from {@code dhw = h · w} ({@code dhw_secs} is passed by reference); when no pair is
+   * allowed, {@code h = dhw} may exceed the max h and the caller's loop ends.
    */
   public static ShapeSecs assignDhw(
       Graph graph, List<Op> ops, ShapeSecs secs, int dhw, ShapeSecs max) {
-    double sumH = 0;
-    double sumW = 0;
-    long minWBytes = Long.MAX_VALUE;
-    long minW = Long.MAX_VALUE;
-    for (String out : GroupIo.of(graph, ops).outputs()) {
-      Tensor t = graph.tensor(out);
-      Nchw s = Nchw.of(t.shape());
-      sumH += s.h();
-      sumW += s.w();
-      if (s.w() < minW) {
-        minW = s.w();
-        minWBytes = t.dtype().bytes(1);
+    float hLen = 0f;
+    float wLen = 0f;
+    Set<String> graphOutputs = new HashSet<>(graph.outputs());
+    for (Op op : ops) {
+      for (String out : op.outputs()) {
+        if (graph.consumers(out).isEmpty() && !graphOutputs.contains(out)) {
+          continue; // out.use_empty()
+        }
+        Nchw s = Nchw.of(graph.tensor(out).shape());
+        hLen += (float) s.h();
+        wLen += (float) s.w();
       }
     }
-    double ratio = sumW == 0 ? 0 : sumH / sumW;
-    ShapeSecs best = null;
-    double bestCost = Double.MAX_VALUE;
-    for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
-      int w = (int) OpSemantics.ceilDiv(dhw, h);
-      if (w > max.wsecs()) {
-        continue;
-      }
-      if (w > 1 && dhw < max.hsecs() && (minW / w) * minWBytes < MIN_W_SLICE_BYTES) {
-        continue;
-      }
-      double cost = (h - 1) + (w - 1) * ratio;
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = new ShapeSecs(secs.nsecs(), secs.csecs(), h, w);
+    float ratio = wLen == 0f ? 0f : hLen / wLen;
+    List<String> groupOuts = GroupIo.of(graph, ops).outputs();
+    int bestH = dhw;
+    int bestW = 1;
+    float minLen = Float.MAX_VALUE;
+    for (int i = max.hsecs(); i > 0; i--) {
+      int w = (int) OpSemantics.ceilDiv(dhw, i);
+      int len = (int) ((i - 1) + (w - 1) * ratio);
+      if (len < minLen && canSplitW(graph, groupOuts, dhw, max.hsecs(), w) && w <= max.wsecs()) {
+        minLen = len;
+        bestH = i;
+        bestW = w;
       }
     }
-    return best != null ? best : new ShapeSecs(secs.nsecs(), secs.csecs(), dhw, 1);
+    return new ShapeSecs(secs.nsecs(), secs.csecs(), bestH, bestW);
+  }
+
+  /**
+   * {@code can_split_w}: when {@code dhw < heightMin} and {@code wsecs > 1}, every group output's w
+   * slice, {@code ceil(w / wsecs) · dtype_bytes}, must be at least 256 bytes.
+   */
+  public static boolean canSplitW(
+      Graph graph, List<String> groupOuts, long dhw, long heightMin, long wsecs) {
+    if (dhw < heightMin && wsecs > 1) {
+      for (String out : groupOuts) {
+        Tensor t = graph.tensor(out);
+        long bytes = Math.max(1, t.dtype().bits() / 8);
+        if (OpSemantics.ceilDiv(Nchw.of(t.shape()).w(), wsecs) * bytes < MIN_W_SLICE_BYTES) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code increase_nsecs} and {@code increase_csecs} of {@code LmemAllocator.cpp}: the next secs
+   * after {@code secs} that strictly shrinks {@code ceil(max / secs)}, {@code max} itself at most;
+   * the source takes the max secs as the length it divides.
+   */
+  public static int increaseSecs(int secs, int max) {
+    long slice = OpSemantics.ceilDiv(max, secs);
+    int next = secs;
+    long nextSlice;
+    do {
+      next++;
+      nextSlice = OpSemantics.ceilDiv(max, next);
+    } while (nextSlice >= slice && next < max);
+    return next;
   }
 
   /** {@code can_split_w}'s smallest w slice, in bytes. */
-  static final long MIN_W_SLICE_BYTES = 256;
+  public static final long MIN_W_SLICE_BYTES = 256;
 
   /** Whether every secs of {@code s} is within {@code max}. */
   public static boolean within(ShapeSecs s, ShapeSecs max) {

@@ -6,6 +6,7 @@ import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.OpSemantics;
 import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -30,9 +31,9 @@ import java.util.Set;
  *       for N): a larger secs with the same largest output slices sizes the outputs' buffers the
  *       same and only adds loops, so it is left out;
  *   <li>W as today allows it: only where the max secs allow W (BM1684X family, {@code w ·
- *       dtype_bytes > DMA_ALGN_BYTES}), and, as {@code assign_dhwsecs} demands, with every w slice
- *       of the narrowest group output at least 256 bytes while {@code hsecs · wsecs} is below the
- *       max hsecs;
+ *       dtype_bytes > DMA_ALGN_BYTES}), and, as {@code assign_dhwsecs} demands ({@link
+ *       ShapeSecsBounds#canSplitW}), with every group output's w slice, {@code ceil(w / wsecs) ·
+ *       dtype_bytes}, at least 256 bytes while {@code hsecs · wsecs} is below the max hsecs;
  *   <li>at most {@code maxIterations} loops ({@code nsecs · hsecs · wsecs}), a cap of the search
  *       (documented by the planner that sets it); {@link #truncated} says whether it cut the space.
  * </ul>
@@ -43,9 +44,6 @@ import java.util.Set;
  * @param truncated whether the loop cap excluded a candidate
  */
 public record SecsSpace(List<ShapeSecs> secs, boolean truncated) {
-  /** {@code assign_dhwsecs}'s smallest w slice, in bytes. */
-  static final long MIN_W_SLICE_BYTES = 256;
-
   public SecsSpace {
     secs = List.copyOf(secs);
   }
@@ -55,18 +53,12 @@ public record SecsSpace(List<ShapeSecs> secs, boolean truncated) {
       Graph graph, List<Op> ops, Chip chip, ShapeSecs max, int maxIterations) {
     List<String> outs = GroupIo.of(graph, ops).outputs();
     long[][] len = new long[3][outs.size()];
-    long minW = Long.MAX_VALUE;
-    long minWElemBytes = 1;
     for (int o = 0; o < outs.size(); o++) {
       Tensor t = graph.tensor(outs.get(o));
       Nchw s = Nchw.of(t.shape());
       len[0][o] = OpSemantics.ceilDiv(s.n(), Slicing.nAlign(graph, outs.get(o), chip));
       len[1][o] = s.h();
       len[2][o] = s.w();
-      if (s.w() < minW) {
-        minW = s.w();
-        minWElemBytes = t.dtype().bytes(1);
-      }
     }
     List<Integer> ns = distinct(len[0], max.secs(Axis.N));
     List<Integer> hs = distinct(len[1], max.secs(Axis.H));
@@ -76,9 +68,7 @@ public record SecsSpace(List<ShapeSecs> secs, boolean truncated) {
     for (int n : ns) {
       for (int h : hs) {
         for (int w : ws) {
-          if (w > 1
-              && (long) h * w < max.hsecs()
-              && (minW / w) * minWElemBytes < MIN_W_SLICE_BYTES) {
+          if (!ShapeSecsBounds.canSplitW(graph, outs, (long) h * w, max.hsecs(), w)) {
             continue;
           }
           if ((long) n * h * w > maxIterations) {
