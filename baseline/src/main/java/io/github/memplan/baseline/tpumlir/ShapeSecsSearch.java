@@ -5,6 +5,7 @@ import io.github.memplan.core.cost.CostModel;
 import io.github.memplan.core.cost.GroupCost;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
+import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
@@ -48,9 +49,11 @@ import java.util.Optional;
  * reads 36e3c625a). The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer
  * is checked by {@link LmemValidator}. The cost is the given {@link CostModel}'s.
  *
- * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
- * and D does not exist; {@code group_by_cores} is not applied; strategies 1 and 2 ("search better")
- * are not implemented.
+ * <p>The group's type ({@link GroupType}, from today's rules) gives the layout, the max secs (C
+ * above 1 only in GROUP_MM and GROUP_SMALL_C groups) and the initial secs.
+ *
+ * <p>Departures: GROUP_3D is not modelled, so D does not exist; {@code group_by_cores} is not
+ * applied; strategies 1 and 2 ("search better") are not implemented.
  */
 final class ShapeSecsSearch {
   /** {@code MAX_TRY_NUM} of LgConfig. */
@@ -91,8 +94,9 @@ final class ShapeSecsSearch {
       SliceRules rules,
       long[] tries,
       SolveContext ctx) {
-    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
-    Optional<ShapeSecs> init = ShapeSecsBounds.initialSecs(graph, ops, chip, max);
+    GroupType type = rules.groupType(graph, ops, chip);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
+    Optional<ShapeSecs> init = ShapeSecsBounds.initialSecs(graph, ops, chip, max, type);
     if (init.isEmpty()) {
       return Optional.empty();
     }
@@ -141,7 +145,7 @@ final class ShapeSecsSearch {
         int cs = ShapeSecsBounds.increaseSecs(secs.csecs(), max.csecs());
         secs = new ShapeSecs(secs.nsecs(), cs, secs.hsecs(), secs.wsecs());
       } else {
-        secs = ShapeSecsBounds.assignDhw(graph, ops, secs, dhw + 1, max);
+        secs = ShapeSecsBounds.assignDhw(graph, ops, chip, type, secs, dhw + 1, max);
         dhw = secs.hsecs() * secs.wsecs();
       }
     }

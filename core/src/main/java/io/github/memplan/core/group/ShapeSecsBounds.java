@@ -19,13 +19,17 @@ import java.util.Set;
  * {@code tpumlir-greedy}/{@code tpumlir-dp} and the exhaustive secs space of {@code group-dp-best}.
  *
  * <pre>
- * max: nsecs = min ceil(n / n_align) over op outputs (1 if an op refuses N split); csecs = 1;
- *      hsecs = min h (1 if an op refuses H); wsecs = min w on the BM1684X family when W may be
- *      split and w · dtype_bytes &gt; DMA_ALGN_BYTES, else 1
+ * every shape in the group type's layout ({@link GroupType#view})
+ * max: nsecs = min(n of the first op's operand 0 (and 1 for Add/Sub/Mul/Div/Max/Min/MatMul),
+ *      ceil(n / n_align) over op outputs), 1 if an op refuses N split; csecs = min ceil(c /
+ *      NPU_NUM) over op outputs in MM and SMALL_C groups when every op splits C, else 1; hsecs =
+ *      min h (1 if an op refuses H); wsecs = min w on the BM1684X family when W may be split and
+ *      w · dtype_bytes &gt; DMA_ALGN_BYTES, else 1
  * init (per op): secs = ceil((in0 + out0 + scratch + other operands (weights whole) + other
  *      results) / LMEM_BYTES); nsecs = max(nsecs, min(secs, max n)); secs = ceil(secs / nsecs);
- *      hsecs = max(hsecs, secs); above max h: wsecs = ceil(hsecs / max h), hsecs = max h;
- *      invalid when wsecs &gt; max w
+ *      MM/SMALL_C: csecs = max c if secs &gt; max c, else max(csecs, ceil(max c / (max c / secs)));
+ *      secs = ceil(secs / csecs); hsecs = max(hsecs, secs); above max h: wsecs = ceil(hsecs /
+ *      max h) (invalid when above max w), hsecs = max h
  * update_data_split: {@link #updateDataSplit}, from the peak live LMEM of the initial secs' table
  * </pre>
  *
@@ -34,48 +38,98 @@ import java.util.Set;
  * {@code reference/tpu-mlir.md} reads 36e3c625a), and {@code LmemAllocator.cpp}'s {@code
  * assignLmemAddrWithSecs}, which keeps the initial secs when {@code update_data_split} fails.
  *
- * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
- * and D does not exist. {@code update_data_split} slices with the group's idx slicing ({@link
- * Slicing}) and sizes each buffer by its largest slice, which is what {@code stripe_mine_max_slice}
- * gives; the table whose lifetimes it reads is the one the timestep method built under the initial
- * secs, as in the source.
+ * <p>Departures: GROUP_3D is not modelled, so D does not exist; {@code max_wsecs} also needs {@code
+ * w · dtype_bytes > DMA_ALGN_BYTES}, a rule of {@code reference/tpu-mlir.md} §2.6 not in the stored
+ * version read. {@code update_data_split} slices with the group's idx slicing ({@link Slicing}) and
+ * sizes each buffer by its largest slice, which is what {@code stripe_mine_max_slice} gives; the
+ * table whose lifetimes it reads is the one the timestep method built under the initial secs, as in
+ * the source.
  */
 public final class ShapeSecsBounds {
   private ShapeSecsBounds() {}
 
-  /** {@code max_*secs}. */
+  /** {@code max_*secs} of the group {@code ops} under its {@link GroupType} (today's rules). */
   public static ShapeSecs maxSecs(Graph graph, List<Op> ops, Chip chip) {
-    long n = Long.MAX_VALUE;
+    return maxSecs(graph, ops, chip, GroupType.of(graph, ops, chip));
+  }
+
+  /** {@code get_group_max_secs} of the group {@code ops} of type {@code type}. */
+  public static ShapeSecs maxSecs(Graph graph, List<Op> ops, Chip chip, GroupType type) {
+    Op first = ops.get(0);
+    long n = type.view(graph, first.inputs().get(0), chip).n();
+    if (FIRST_OP_TWO_OPERANDS.contains(OpSemantics.kind(first))
+        && first.inputs().size() > 1
+        && !first.inputs().get(1).isEmpty()) {
+      n = Math.max(n, type.view(graph, first.inputs().get(1), chip).n());
+    }
+    long c = Long.MAX_VALUE;
     long h = Long.MAX_VALUE;
     long w = Long.MAX_VALUE;
+    boolean splitC = type == GroupType.MM || type == GroupType.SMALL_C;
     boolean splitW = OpSemantics.bm1684xFamily(chip);
     for (Op op : ops) {
       for (String out : op.outputs()) {
         Tensor t = graph.tensor(out);
-        Nchw s = Nchw.of(t.shape());
+        Nchw s = type.view(t.shape(), chip);
         n =
-            Math.min(
-                n,
-                OpSemantics.allowSplit(graph, op, Axis.N)
-                    ? OpSemantics.ceilDiv(s.n(), Slicing.nAlign(graph, out, chip))
-                    : 1);
-        h = Math.min(h, OpSemantics.allowSplit(graph, op, Axis.H) ? s.h() : 1);
+            OpSemantics.allowSplit(graph, op, Axis.N, type)
+                ? Math.min(n, OpSemantics.ceilDiv(s.n(), Slicing.nAlign(graph, out, chip)))
+                : 1;
+        c =
+            splitC && OpSemantics.allowSplit(graph, op, Axis.C, type)
+                ? Math.min(c, OpSemantics.ceilDiv(s.c(), chip.lanes()))
+                : 1;
+        h = OpSemantics.allowSplit(graph, op, Axis.H, type) ? Math.min(h, s.h()) : 1;
         boolean wOk =
             splitW
-                && OpSemantics.allowSplit(graph, op, Axis.W)
+                && OpSemantics.allowSplit(graph, op, Axis.W, type)
                 && t.dtype().bytes(s.w()) > chip.dmaAlignBytes();
-        w = Math.min(w, wOk ? s.w() : 1);
+        w = wOk ? Math.min(w, s.w()) : 1;
       }
     }
-    return new ShapeSecs(clamp(n), 1, clamp(h), clamp(w));
+    return new ShapeSecs(clamp(n), clamp(c), clamp(h), clamp(w));
   }
 
-  /** {@code init_group_data_secs}; empty when one op does not fit even at the maximum split. */
+  /**
+   * The first op kinds whose operand 1 counts for the max nsecs ({@code Add, Sub, Mul, Div, Max,
+   * Min, MatMul} in {@code get_group_max_secs}).
+   */
+  private static final Set<io.github.memplan.core.ir.OpKind> FIRST_OP_TWO_OPERANDS =
+      java.util.EnumSet.of(
+          io.github.memplan.core.ir.OpKind.ADD,
+          io.github.memplan.core.ir.OpKind.SUB,
+          io.github.memplan.core.ir.OpKind.MUL,
+          io.github.memplan.core.ir.OpKind.DIV,
+          io.github.memplan.core.ir.OpKind.MAX,
+          io.github.memplan.core.ir.OpKind.MIN,
+          io.github.memplan.core.ir.OpKind.MAT_MUL,
+          io.github.memplan.core.ir.OpKind.GEMM);
+
+  /**
+   * {@code init_group_data_secs} of the group {@code ops} under its {@link GroupType}; empty when
+   * one op does not fit even at the maximum split.
+   */
   public static Optional<ShapeSecs> initialSecs(
       Graph graph, List<Op> ops, Chip chip, ShapeSecs max) {
+    return initialSecs(graph, ops, chip, max, GroupType.of(graph, ops, chip));
+  }
+
+  /**
+   * {@code init_group_data_secs} of the group {@code ops} of type {@code type}: per op, in the
+   * type's layout, {@code total = in0 + out0 + scratch + other operands (weights whole) + other
+   * results}, {@code secs = ceil(total / LMEM_BYTES)}; N takes what it can; in MM and SMALL_C
+   * groups C takes {@code max c} when {@code secs} exceeds it, else {@code ceil(max c / (max c /
+   * secs))} (every slice a whole number of channels per lane); H takes the rest; above the max h,
+   * {@code wsecs = ceil(hsecs / max h)} (fails above the max w) and {@code hsecs = max h}, op by op
+   * as the source does (so a later op's W need replaces an earlier one's).
+   */
+  public static Optional<ShapeSecs> initialSecs(
+      Graph graph, List<Op> ops, Chip chip, ShapeSecs max, GroupType type) {
     long nsecs = 1;
+    long csecs = 1;
     long hsecs = 1;
     long wsecs = 1;
+    boolean splitC = type == GroupType.MM || type == GroupType.SMALL_C;
     for (Op op : ops) {
       long total = 0;
       for (String in : op.inputs()) {
@@ -84,32 +138,41 @@ public final class ShapeSecsBounds {
         }
         total +=
             GroupIo.isActivation(graph, in)
-                ? whole(graph, chip, in)
+                ? whole(graph, chip, in, type)
                 : OpSemantics.weightLmemBytes(graph, op, in, chip);
       }
       for (String out : op.outputs()) {
-        total += whole(graph, chip, out);
+        total += whole(graph, chip, out, type);
       }
       total +=
           OpSemantics.scratchBytes(
               graph,
               op,
               chip,
-              Nchw.of(graph.tensor(op.inputs().get(0)).shape()),
-              Nchw.of(graph.tensor(op.outputs().get(0)).shape()));
+              type.view(graph, op.inputs().get(0), chip),
+              type.view(graph, op.outputs().get(0), chip));
       long secs = OpSemantics.ceilDiv(total, chip.lmemBytesPerLane());
       nsecs = Math.max(nsecs, Math.min(secs, max.nsecs()));
       secs = OpSemantics.ceilDiv(secs, nsecs);
+      if (splitC) {
+        if (secs > max.csecs()) {
+          csecs = max.csecs();
+        } else {
+          long cslicePerNpu = max.csecs() / secs;
+          csecs = Math.max(OpSemantics.ceilDiv(max.csecs(), cslicePerNpu), csecs);
+        }
+        secs = OpSemantics.ceilDiv(secs, csecs);
+      }
       hsecs = Math.max(hsecs, secs);
-    }
-    if (hsecs > max.hsecs()) {
-      wsecs = OpSemantics.ceilDiv(hsecs, max.hsecs());
-      hsecs = max.hsecs();
-      if (wsecs > max.wsecs()) {
-        return Optional.empty();
+      if (hsecs > max.hsecs()) {
+        wsecs = OpSemantics.ceilDiv(hsecs, max.hsecs());
+        if (wsecs > max.wsecs()) {
+          return Optional.empty();
+        }
+        hsecs = max.hsecs();
       }
     }
-    return Optional.of(new ShapeSecs((int) nsecs, 1, (int) hsecs, (int) wsecs));
+    return Optional.of(new ShapeSecs((int) nsecs, (int) csecs, (int) hsecs, (int) wsecs));
   }
 
   /**
@@ -221,7 +284,8 @@ public final class ShapeSecsBounds {
         if (nsec != max.nsecs()) {
           continue;
         }
-        secs = assignDhw(graph, ops, secs, clamp(dhw), max);
+        secs =
+            assignDhw(graph, ops, chip, rules.groupType(graph, ops, chip), secs, clamp(dhw), max);
       }
       if (secs.hsecs() <= max.hsecs() && secs.wsecs() <= max.wsecs()) {
         return Optional.of(secs);
@@ -249,7 +313,13 @@ public final class ShapeSecsBounds {
    * allowed, {@code h = dhw} may exceed the max h and the caller's loop ends.
    */
   public static ShapeSecs assignDhw(
-      Graph graph, List<Op> ops, ShapeSecs secs, int dhw, ShapeSecs max) {
+      Graph graph,
+      List<Op> ops,
+      Chip chip,
+      GroupType type,
+      ShapeSecs secs,
+      int dhw,
+      ShapeSecs max) {
     float hLen = 0f;
     float wLen = 0f;
     Set<String> graphOutputs = new HashSet<>(graph.outputs());
@@ -258,7 +328,7 @@ public final class ShapeSecsBounds {
         if (graph.consumers(out).isEmpty() && !graphOutputs.contains(out)) {
           continue; // out.use_empty()
         }
-        Nchw s = Nchw.of(graph.tensor(out).shape());
+        Nchw s = type.view(graph, out, chip);
         hLen += (float) s.h();
         wLen += (float) s.w();
       }
@@ -271,7 +341,9 @@ public final class ShapeSecsBounds {
     for (int i = max.hsecs(); i > 0; i--) {
       int w = (int) OpSemantics.ceilDiv(dhw, i);
       int len = (int) ((i - 1) + (w - 1) * ratio);
-      if (len < minLen && canSplitW(graph, groupOuts, dhw, max.hsecs(), w) && w <= max.wsecs()) {
+      if (len < minLen
+          && canSplitW(graph, chip, type, groupOuts, dhw, max.hsecs(), w)
+          && w <= max.wsecs()) {
         minLen = len;
         bestH = i;
         bestW = w;
@@ -285,12 +357,19 @@ public final class ShapeSecsBounds {
    * slice, {@code ceil(w / wsecs) · dtype_bytes}, must be at least 256 bytes.
    */
   public static boolean canSplitW(
-      Graph graph, List<String> groupOuts, long dhw, long heightMin, long wsecs) {
+      Graph graph,
+      Chip chip,
+      GroupType type,
+      List<String> groupOuts,
+      long dhw,
+      long heightMin,
+      long wsecs) {
     if (dhw < heightMin && wsecs > 1) {
       for (String out : groupOuts) {
         Tensor t = graph.tensor(out);
         long bytes = Math.max(1, t.dtype().bits() / 8);
-        if (OpSemantics.ceilDiv(Nchw.of(t.shape()).w(), wsecs) * bytes < MIN_W_SLICE_BYTES) {
+        if (OpSemantics.ceilDiv(type.view(t.shape(), chip).w(), wsecs) * bytes
+            < MIN_W_SLICE_BYTES) {
           return false;
         }
       }
@@ -325,9 +404,9 @@ public final class ShapeSecsBounds {
         && s.wsecs() <= max.wsecs();
   }
 
-  private static long whole(Graph graph, Chip chip, String tensor) {
+  private static long whole(Graph graph, Chip chip, String tensor, GroupType type) {
     Tensor t = graph.tensor(tensor);
-    return OpSemantics.lmemBytes(chip, Nchw.of(t.shape()), t.dtype(), true);
+    return OpSemantics.lmemBytes(chip, type.view(t.shape(), chip), t.dtype(), true);
   }
 
   private static int clamp(long v) {

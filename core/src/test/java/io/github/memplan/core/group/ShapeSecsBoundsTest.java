@@ -87,11 +87,15 @@ class ShapeSecsBoundsTest {
     // from h = 256 down: h >= 4 (w 1) costs h - 1, 3 at h4; h3w2: (int) 2.5 = 2; h2w2: (int) 1.5
     // = 1; h1w4: (int) 1.5 = 1, not below 1, so h2w2 (w slices 128 f32 = 512 B >= 256 B). With
     // float lengths and h scanned upward, h1w4 (1.5) would have won the tie.
-    assertThat(ShapeSecsBounds.assignDhw(g, g.ops(), new ShapeSecs(1, 1, 1, 1), 4, max))
+    assertThat(
+            ShapeSecsBounds.assignDhw(
+                g, g.ops(), bm1684x, GroupType.NORMAL, new ShapeSecs(1, 1, 1, 1), 4, max))
         .isEqualTo(new ShapeSecs(1, 1, 2, 2));
     // dhw 5: h5w1 4, h4w2 (int) 3.5 = 3, h3w2 (int) 2.5 = 2, h2w3 (int) 2.0 = 2 (tie: h3 stays),
     // h1w5 (int) 2.0 = 2: h3w2, six loops for five asked (the caller goes on from dhw 6)
-    assertThat(ShapeSecsBounds.assignDhw(g, g.ops(), new ShapeSecs(1, 1, 1, 1), 5, max))
+    assertThat(
+            ShapeSecsBounds.assignDhw(
+                g, g.ops(), bm1684x, GroupType.NORMAL, new ShapeSecs(1, 1, 1, 1), 5, max))
         .isEqualTo(new ShapeSecs(1, 1, 3, 2));
   }
 
@@ -116,7 +120,13 @@ class ShapeSecsBoundsTest {
     // (3) would win: h3w2 4, h2w2 3, h1w4 6.
     assertThat(
             ShapeSecsBounds.assignDhw(
-                g, g.ops(), new ShapeSecs(1, 1, 1, 1), 4, new ShapeSecs(1, 1, 512, 256)))
+                g,
+                g.ops(),
+                bm1684x,
+                GroupType.NORMAL,
+                new ShapeSecs(1, 1, 1, 1),
+                4,
+                new ShapeSecs(1, 1, 512, 256)))
         .isEqualTo(new ShapeSecs(1, 1, 1, 4));
   }
 
@@ -127,15 +137,20 @@ class ShapeSecsBoundsTest {
     List<String> outs = List.of("a", "b");
     // wsecs 2 with dhw 2 < 8: a 100 · 4 = 400 B, b 200 · 1 = 200 B < 256: refused, though the
     // narrowest output (a) alone would pass
-    assertThat(ShapeSecsBounds.canSplitW(g, outs, 2, 8, 2)).isFalse();
-    assertThat(ShapeSecsBounds.canSplitW(g, List.of("a"), 2, 8, 2)).isTrue();
+    assertThat(ShapeSecsBounds.canSplitW(g, bm1684x, GroupType.NORMAL, outs, 2, 8, 2)).isFalse();
+    assertThat(ShapeSecsBounds.canSplitW(g, bm1684x, GroupType.NORMAL, List.of("a"), 2, 8, 2))
+        .isTrue();
     // ceil, not floor: 127 f32 in 2 -> 64 · 4 = 256 B passes; 126 -> 63 · 4 = 252 B does not
     Graph h = twoReluOutputs(DType.F32, 127, DType.F32, 126);
-    assertThat(ShapeSecsBounds.canSplitW(h, List.of("a"), 2, 8, 2)).isTrue();
-    assertThat(ShapeSecsBounds.canSplitW(h, List.of("b"), 2, 8, 2)).isFalse();
+    assertThat(ShapeSecsBounds.canSplitW(h, bm1684x, GroupType.NORMAL, List.of("a"), 2, 8, 2))
+        .isTrue();
+    assertThat(ShapeSecsBounds.canSplitW(h, bm1684x, GroupType.NORMAL, List.of("b"), 2, 8, 2))
+        .isFalse();
     // only while dhw is below the max h, and only with w split
-    assertThat(ShapeSecsBounds.canSplitW(h, List.of("b"), 8, 8, 2)).isTrue();
-    assertThat(ShapeSecsBounds.canSplitW(h, List.of("b"), 2, 8, 1)).isTrue();
+    assertThat(ShapeSecsBounds.canSplitW(h, bm1684x, GroupType.NORMAL, List.of("b"), 8, 8, 2))
+        .isTrue();
+    assertThat(ShapeSecsBounds.canSplitW(h, bm1684x, GroupType.NORMAL, List.of("b"), 2, 8, 1))
+        .isTrue();
   }
 
   /** x [1,64,8,wa] → relu a, y [1,64,8,wb] → relu b, both graph outputs. */

@@ -195,7 +195,10 @@ final class GroupCommand implements Callable<Integer> {
       row.put("lastOp", ops.get(ops.size() - 1).name());
       row.put("ops", grp.size());
       row.put("nsecs", grp.secs().nsecs());
+      row.put("csecs", grp.secs().csecs());
       row.put("hsecs", grp.secs().hsecs());
+      row.put("wsecs", grp.secs().wsecs());
+      row.put("groupType", g.rules().groupType(graph, ops, c).name());
       row.put("lmemUsedBytes", used);
       row.put("lmemAvailableBytes", li.capacity());
       row.put("bankConflicts", conflicts);
