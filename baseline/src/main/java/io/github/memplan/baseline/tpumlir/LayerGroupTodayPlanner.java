@@ -37,15 +37,17 @@ import java.util.Optional;
  * </ul>
  *
  * A candidate group is checked as {@code is_layer_group_valid} does (§2.5): the shape-secs quick
- * search ({@link ShapeSecsSearch}) with today's slicing ({@link SliceRules#TODAY}, the h/2 rule as
- * {@link GroupOptions#h2Rule()} says) and today's timesteps ({@link TodayTimesteps}); its cost is
- * the {@link CostModel}'s cycles (or DDR bytes when the problem's objective says so) under the
- * first valid secs, and a single op costs its global-layer cost. Evaluations are memoised per op
- * range (the role of LgCache), so the DP evaluates each range once.
+ * search ({@link ShapeSecsSearch}) with today's slicing ({@link SliceRules#TODAY}: the h/2 rule
+ * off, as today's TPU-MLIR has {@code check_hsecs} commented out, unless {@link
+ * GroupOptions#h2Rule()} forces it on; each group typed NORMAL, MM or SMALL_C by {@code
+ * set_group_type}, {@link io.github.memplan.core.group.GroupType}) and today's timesteps ({@link
+ * TodayTimesteps}); its cost is the {@link CostModel}'s cycles (or DDR bytes when the problem's
+ * objective says so) under the first valid secs, and a single op costs its global-layer cost.
+ * Evaluations are memoised per op range (the role of LgCache), so the DP evaluates each range once.
  *
  * <p>Departures: structure detection ({@code dynamic_programming_with_structure_detect}) is not
  * implemented; strategy 1's re-evaluation with wider secs search is not done (strategy 0, the
- * default); group types and the 3-D special case of base groups are not modelled; the cost model is
+ * default); GROUP_3D and the 3-D special case of base groups are not modelled; the cost model is
  * the roofline surrogate, not the backend's dry run. When the budget runs out, ranges not yet
  * evaluated count as invalid, so the grouping stays valid with more ops global.
  */
@@ -92,7 +94,7 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
     Run(GroupProblem p, SolveContext ctx) {
       this.p = p;
       this.ctx = ctx;
-      this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+      this.rules = p.options().rules(SliceRules.TODAY);
       this.search = new ShapeSecsSearch(lmem, lmemId, costModel, new TodayTimesteps());
     }
 

@@ -47,8 +47,9 @@ public abstract sealed class LayerGroupTodayPlannerProvider
     return (mode == LayerGroupTodayPlanner.Mode.GREEDY
             ? "TPU-MLIR's current LayerGroup, opt=1: longest valid group from the tail"
             : "TPU-MLIR's current LayerGroup, opt=2: interval DP over each base group")
-        + "; shape-secs quick search (N, then H/W), today's slicing and 3-stage pipelined"
-        + " timesteps, roofline cost model, LMEM packed by an LmemInstance planner.";
+        + "; group types (NORMAL, MM, SMALL_C), shape-secs search (update_data_split, then N,"
+        + " C, H/W), today's slicing and 3-stage pipelined timesteps, roofline cost model, LMEM"
+        + " packed by an LmemInstance planner.";
   }
 
   @Override

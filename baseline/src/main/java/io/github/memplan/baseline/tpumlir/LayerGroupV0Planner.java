@@ -46,7 +46,7 @@ import java.util.Set;
  *   for s = start .. end-1: no_more = false
  *     for nsecs in 1..max_n while !no_more: BySecs(s, end, nsecs, 1) succeeds: return it
  *     for hsecs in 1..max_h while !no_more: BySecs(s, end, max_n, hsecs) succeeds: return it
- * BySecs: v0 slicing ({@link SliceRules#V0}, h/2 rule as the problem says), v0 timesteps
+ * BySecs: v0 slicing ({@link SliceRules#V0}, h/2 rule on unless the problem forces it off), v0 timesteps
  *   ({@link V0Timesteps}), LMEM packing by the LMEM planner
  * </pre>
  *
@@ -77,7 +77,7 @@ public final class LayerGroupV0Planner implements Planner<GroupProblem, Grouping
   public Outcome<Grouping> solve(GroupProblem p, SolveContext ctx) {
     Graph graph = p.graph();
     List<Op> order = p.order();
-    SliceRules rules = SliceRules.V0.withH2Rule(p.options().h2Rule());
+    SliceRules rules = p.options().rules(SliceRules.V0);
     TimestepMethod method = new V0Timesteps();
     List<Group> found = new ArrayList<>();
     long[] tries = {0};

@@ -5,17 +5,13 @@ import io.github.memplan.core.cost.CostModel;
 import io.github.memplan.core.cost.GroupCost;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
-import io.github.memplan.core.group.GroupIo;
-import io.github.memplan.core.group.Nchw;
-import io.github.memplan.core.group.OpSemantics;
+import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
-import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
-import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.LmemValidator;
@@ -34,20 +30,30 @@ import java.util.Optional;
  *
  * <pre>
  * max, init: {@link ShapeSecsBounds} (get_group_max_secs, init_group_data_secs)
+ * the table under the initial secs (assignTimeStep in is_layer_group_valid): slicing fails -&gt; invalid
+ * secs = update_data_split on that table ({@link ShapeSecsBounds#updateDataSplit}: peak live LMEM
+ *      over the rows / LMEM bytes, N raised first), or the initial secs when it fails
  * up to 20 tries while secs <= max: slice + timesteps + LMEM allocation;
  *      valid: stop with this (first valid) secs; slicing fails: the group is invalid;
- *      LMEM fails: nsecs to the next value shrinking ceil(n / nsecs), else dhw += 1 and
- *      assign_dhwsecs(dhw): (h, w = ceil(dhw / h)) minimising (h-1) + (w-1)·Σh/Σw over the group
- *      outputs, w <= max w, every w slice >= 256 bytes when dhw < max h
+ *      LMEM fails (update_shape_secs): nsecs &lt; max: increase_nsecs; else csecs &lt; max:
+ *      increase_csecs (the next secs that strictly shrinks ceil(max / secs)); else
+ *      assign_dhwsecs(++dhw) ({@link ShapeSecsBounds#assignDhw}: larger hsecs wins ties, the
+ *      length truncated to int, Σh/Σw over every op output with a user, every group output's
+ *      w slice ceil(w / wsecs) · bytes &gt;= 256 when dhw &lt; max h), then dhw = hsecs · wsecs
  * </pre>
  *
- * The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer is checked by
- * {@link LmemValidator}. The cost is the given {@link CostModel}'s.
+ * Read in {@code LmemAllocator.cpp} ({@code assignLmemAddrWithSecs}, {@code
+ * sc_method_quick_search}, {@code try_this_shape_secs}, {@code update_shape_secs}, {@code
+ * increase_nsecs}, {@code increase_csecs}) and {@code LayerGroupUtil.cpp} of {@code
+ * sophgo/tpu-mlir}, the stored versions that take {@code LgOptions} ({@code reference/tpu-mlir.md}
+ * reads 36e3c625a). The LMEM allocation is delegated to an {@code LmemInstance} planner; its answer
+ * is checked by {@link LmemValidator}. The cost is the given {@link CostModel}'s.
  *
- * <p>Departures: group types are not modelled (every group is GROUP_NORMAL), so C is never split
- * and D does not exist; {@code group_by_cores} is not applied; strategies 1 and 2 ("search better")
- * are not implemented; N in {@code update_shape_secs} and the W-slice check use the group output
- * with the largest N (resp. the smallest w).
+ * <p>The group's type ({@link GroupType}, from today's rules) gives the layout, the max secs (C
+ * above 1 only in GROUP_MM and GROUP_SMALL_C groups) and the initial secs.
+ *
+ * <p>Departures: GROUP_3D is not modelled, so D does not exist; {@code group_by_cores} is not
+ * applied; strategies 1 and 2 ("search better") are not implemented.
  */
 final class ShapeSecsSearch {
   /** {@code MAX_TRY_NUM} of LgConfig. */
@@ -88,20 +94,33 @@ final class ShapeSecsSearch {
       SliceRules rules,
       long[] tries,
       SolveContext ctx) {
-    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
-    Optional<ShapeSecs> init = ShapeSecsBounds.initialSecs(graph, ops, chip, max);
+    GroupType type = rules.groupType(graph, ops, chip);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
+    Optional<ShapeSecs> init = ShapeSecsBounds.initialSecs(graph, ops, chip, max, type);
     if (init.isEmpty()) {
       return Optional.empty();
     }
-    ShapeSecs secs = init.get();
-    GroupIo io = GroupIo.of(graph, ops);
+    // is_layer_group_valid: assignTimeStep under the initial secs; a slicing failure rejects it
+    GroupCandidate initial =
+        GroupCandidate.build(name, graph, ops, chip, init.get(), rules, method);
+    if (initial instanceof GroupCandidate.Rejected) {
+      return Optional.empty();
+    }
+    // assignLmemAddrWithSecs: update_data_split on that table, the initial secs when it fails
+    ShapeSecs secs =
+        ShapeSecsBounds.updateDataSplit(
+                graph, ops, chip, ((GroupCandidate.Built) initial).timesteps(), rules, max)
+            .orElse(init.get());
     int dhw = secs.hsecs() * secs.wsecs();
-    for (int t = 0; t < MAX_TRY_NUM && secs != null && ShapeSecsBounds.within(secs, max); t++) {
+    for (int t = 0; t < MAX_TRY_NUM && ShapeSecsBounds.within(secs, max); t++) {
       if (ctx.budget().exhausted()) {
         return Optional.empty();
       }
       tries[0]++;
-      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
+      GroupCandidate c =
+          secs.equals(init.get())
+              ? initial
+              : GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
       if (c instanceof GroupCandidate.Rejected) {
         return Optional.empty(); // TIMESTEP_INVALID: backward slicing failed
       }
@@ -120,67 +139,16 @@ final class ShapeSecsSearch {
       }
       // LMEM_INVALID: update_shape_secs
       if (secs.nsecs() < max.nsecs()) {
-        int n = nextN(graph, io, secs.nsecs(), max.nsecs(), chip);
+        int n = ShapeSecsBounds.increaseSecs(secs.nsecs(), max.nsecs());
         secs = new ShapeSecs(n, secs.csecs(), secs.hsecs(), secs.wsecs());
+      } else if (secs.csecs() < max.csecs()) {
+        int cs = ShapeSecsBounds.increaseSecs(secs.csecs(), max.csecs());
+        secs = new ShapeSecs(secs.nsecs(), cs, secs.hsecs(), secs.wsecs());
       } else {
-        dhw++;
-        secs = assignDhw(graph, io, secs.nsecs(), dhw, max);
+        secs = ShapeSecsBounds.assignDhw(graph, ops, chip, type, secs, dhw + 1, max);
+        dhw = secs.hsecs() * secs.wsecs();
       }
     }
     return Optional.empty();
-  }
-
-  /** The next nsecs that strictly shrinks {@code ceil(n / nsecs)} (capped at the maximum). */
-  private static int nextN(Graph graph, GroupIo io, int nsecs, int maxN, Chip chip) {
-    long n = 1;
-    for (String out : io.outputs()) {
-      n =
-          Math.max(
-              n,
-              OpSemantics.ceilDiv(
-                  Nchw.of(graph.tensor(out).shape()).n(), Slicing.nAlign(graph, out, chip)));
-    }
-    long now = OpSemantics.ceilDiv(n, nsecs);
-    int next = nsecs + 1;
-    while (next < maxN && OpSemantics.ceilDiv(n, next) >= now) {
-      next++;
-    }
-    return Math.min(next, maxN);
-  }
-
-  /** {@code assign_dhwsecs}, 2-D case; {@code null} when no (h, w) pair is allowed. */
-  static ShapeSecs assignDhw(Graph graph, GroupIo io, int nsecs, int dhw, ShapeSecs max) {
-    double sumH = 0;
-    double sumW = 0;
-    long minWBytes = Long.MAX_VALUE;
-    long minW = Long.MAX_VALUE;
-    for (String out : io.outputs()) {
-      Tensor t = graph.tensor(out);
-      Nchw s = Nchw.of(t.shape());
-      sumH += s.h();
-      sumW += s.w();
-      if (s.w() < minW) {
-        minW = s.w();
-        minWBytes = t.dtype().bytes(1);
-      }
-    }
-    double ratio = sumW == 0 ? 0 : sumH / sumW;
-    ShapeSecs best = null;
-    double bestCost = Double.MAX_VALUE;
-    for (int h = 1; h <= Math.min(dhw, max.hsecs()); h++) {
-      int w = (int) OpSemantics.ceilDiv(dhw, h);
-      if (w > max.wsecs()) {
-        continue;
-      }
-      if (w > 1 && dhw < max.hsecs() && (minW / w) * minWBytes < 256) {
-        continue;
-      }
-      double cost = (h - 1) + (w - 1) * ratio;
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = new ShapeSecs(nsecs, 1, h, w);
-      }
-    }
-    return best;
   }
 }

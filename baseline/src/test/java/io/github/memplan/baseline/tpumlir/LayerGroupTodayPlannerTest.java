@@ -6,6 +6,7 @@ import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupFixtures;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
@@ -83,17 +84,57 @@ class LayerGroupTodayPlannerTest {
   }
 
   @Test
-  void quickSearchStartsFromTheEstimateAndThenSplitsHAndWByTheRatioRule() {
+  void updateDataSplitStartsTheQuickSearchFromThePeakLiveLmem() {
     // init_group_data_secs: conv needs x 262144 + out 262144 + w 2304 = 526592 B -> 3 secs,
-    //   n = 1 cannot split, so h3.
-    // h3 (even split 86/85/85; x needs 87 rows): (87 + 86 + 86) * 1 KiB + 2304 > 256 KiB -> LMEM
-    // dhw = 4: (h-1) + (w-1) * (Σh / Σw = 1): h4w1 = 3, h2w2 = 2, h1w4 = 3 -> h2w2 (w slices of
-    //   128 f32 = 512 B >= 256 B); x 129x129 -> 66624 B, conv, relu 65536 B each, w 2304: fits
+    //   n = 1 cannot split, so h3; the table under h3 (two ops, pipelined): row 0 conv + store
+    //   relu (stage 2), row 1 relu + load x, w (stage 0): x, w and relu wrap, all live in both rows
+    // update_data_split, nsec 1 (max n): whole slices, peak 3 x 262144 + 2304 -> 4 secs; c stays
+    //   1 (GROUP_NORMAL), dhw 4 -> assign_dhwsecs(4): (h-1) + (w-1) * (Σh / Σw = 1): h4w1 = 3,
+    //   h2w2 = 2, h1w4 = 3 -> h2w2 (w slices of 128 f32 = 512 B >= 256 B)
+    // the quick search starts at h2w2: x 129x129 -> 66624 B, conv, relu 65536 B each, w 2304:
+    //   fits on the first try (from h3 it took two: h3 failed on LMEM, then dhw 4)
     Outcome<Grouping> o = plan("tpumlir-greedy", convRelu());
     Group g = o.solution().groups().get(0);
     assertThat(g.secs()).isEqualTo(new ShapeSecs(1, 1, 2, 2));
-    assertThat(o.stats()).containsEntry("tries", 2.0);
+    assertThat(o.stats()).containsEntry("tries", 1.0);
     assertThat(o.solution().timestepMethod()).isEqualTo("today");
+  }
+
+  @Test
+  void updateDataSplitRaisesNFirst() {
+    // init_group_data_secs per op: in 256 KiB + out 256 KiB -> 2 secs -> n2 (max n 4)
+    // update_data_split (x, relu0, relu1 all live in both rows of the pipelined table):
+    //   nsec 1: 3 x 256 KiB -> 3 secs, dhw 3 > 1 below the max n: next nsec
+    //   nsec 2: slices of 2: 3 x 128 KiB -> 2 secs: next; nsec 3: largest slice still 2: next
+    //   nsec 4: 3 x 64 KiB -> 1 sec: n4c1h1w1
+    // the quick search starts at n4, which fits the stack (192 KiB): one try, where from the
+    //   initial n2 it would have taken two (n2 fails, n4)
+    Outcome<Grouping> o = plan("tpumlir-greedy", GroupFixtures.batchReluChain());
+    assertThat(o.solution().groups().get(0).secs()).isEqualTo(new ShapeSecs(4, 1, 1, 1));
+    assertThat(o.stats()).containsEntry("tries", 1.0);
+  }
+
+  @Test
+  void byDefaultTodaysPlannersSliceWithoutTheH2RuleAsTpuMlirToday() {
+    // check_hsecs is commented out in today's TPU-MLIR (829dab2c2): both planners name today's
+    // rules with the h/2 rule off, and the grouping validates under the default options
+    for (String id : List.of("tpumlir-greedy", "tpumlir-dp")) {
+      var provider = Planners.<GroupProblem, Grouping>get(id, GroupProblem.class);
+      GroupProblem p = GroupProblem.of(convRelu(), BM1684X, GroupOptions.DEFAULT);
+      Outcome<Grouping> o =
+          provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
+      assertThat(o.solution().rules()).isEqualTo(SliceRules.TODAY);
+      assertThat(o.solution().rules().h2Rule()).isFalse();
+      assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+      // forced on, the same planner slices with the rule
+      GroupProblem on =
+          GroupProblem.of(
+              convRelu(), BM1684X, new GroupOptions(true, GroupOptions.Objective.CYCLES));
+      Outcome<Grouping> o2 =
+          provider.create(Map.of("lmem", "test-lmem-stack")).solve(on, SolveContext.unlimited());
+      assertThat(o2.solution().rules().h2Rule()).isTrue();
+      assertThat(new GroupingValidator().validate(on, o2.solution())).isEmpty();
+    }
   }
 
   @Test

@@ -74,6 +74,8 @@ class LayerGroupV0PlannerTest {
         .containsExactly(
             new Range(0, 65), new Range(63, 66), new Range(127, 66), new Range(191, 65));
     assertThat(o.stats()).containsEntry("tries", 5.0); // n1, h1, h2, h3, h4
+    // v0's era has the h/2 rule on (the 2022 code calls check_hsecs), the default follows it
+    assertThat(g.rules().h2Rule()).isTrue();
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.github.memplan.core.cost;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.group.Axis;
 import io.github.memplan.core.group.GroupTimesteps;
-import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.Range;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceInfo;
@@ -273,17 +272,20 @@ public final class RooflineCostModel implements CostModel {
     return t.dtype().bytes(elems);
   }
 
+  /**
+   * The share of {@code out} that iteration {@code it} computes: its slice's elements over the
+   * tensor's, whatever layout the slices are in (a GROUP_SMALL_C group slices a view of its own,
+   * {@link io.github.memplan.core.group.GroupType#view}).
+   */
   private static double fraction(Graph graph, String out, SliceInfo si, int[] counts, int it) {
     if (si == null) {
       return 1.0;
     }
-    Nchw whole = Nchw.of(graph.tensor(out).shape());
-    double f = 1.0;
-    List<Range> s = slice(si, counts, it);
-    for (Axis a : Axis.values()) {
-      f *= (double) s.get(a.ordinal()).len() / whole.dim(a);
+    long elems = 1;
+    for (Range r : slice(si, counts, it)) {
+      elems *= r.len();
     }
-    return f;
+    return (double) elems / graph.tensor(out).shape().elements();
   }
 
   /** The slice (n, c, h, w) in iteration {@code it}: c innermost, then w, h, n outermost. */

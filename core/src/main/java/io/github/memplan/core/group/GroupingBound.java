@@ -143,6 +143,23 @@ import java.util.Set;
  * consumers contributed), it stops being a group input, and its operands receive their
  * contributions. Each step costs one op's operands; the DP needs one sweep per {@code j}.
  *
+ * <p><b>Group types.</b> The coverage above is computed in the normal layout with the split rules
+ * of GROUP_NORMAL for N, H and W (GROUP_MM splits those axes alike) and, for C, of GROUP_MM for the
+ * ops that may be in a GROUP_MM group ({@link GroupType#mayJoinMm}), of GROUP_NORMAL for the
+ * others, which are only ever in groups whose C has one sec (NORMAL) or in SMALL_C groups. It is
+ * valid for every group type: (a) a group whose C has one sec holds every tensor whole on C (the
+ * first case), whatever C rule gave the contribution; (b) a GROUP_MM group with more C secs splits
+ * C by the rules used here: {@code BackwardC} is the identity where an op splits C and a MatMul's
+ * right operand is read whole, both monotone, and an op that does not split C leaves the max csecs
+ * at 1 ({@code get_group_max_secs} asks every op), so case (a); (c) a GROUP_SMALL_C group lays its
+ * tensors out differently ({@link GroupType#view}), but its ops are all element-wise or work on the
+ * last axis, with the identity or the whole axis as backward on the view: as its output slices
+ * partition every axis of the view, every tensor of the group, inputs included, is computed or
+ * loaded whole, and every op computes its whole output, which is at least what the bound counts
+ * (the bytes of {@code Π |Cov|} elements never exceed the whole tensor's, and the TIU share is at
+ * most 1). GROUP_NORMAL's C rule would not do for (b): a non-splitting op's contribution of a
+ * partial coverage is its whole input, which a GROUP_MM group need not load.
+ *
  * <p>Note that a Conv's backward takes {@code (len - 1)·s + max(kernel, s)} rows, so even a 1x1
  * stride-2 conv needs every input row; Slice with a step and pools with a kernel below their stride
  * are where coverage is partial.
@@ -465,11 +482,12 @@ public final class GroupingBound {
     Op op = order.get(pos);
     Nchw res = Nchw.of(graph.tensor(op.outputs().get(0)).shape());
     int outSize = (int) res.dim(axis);
-    if (!OpSemantics.allowSplit(graph, op, axis)) {
+    GroupType type = semantics(op, axis);
+    if (!OpSemantics.allowSplit(graph, op, axis, type)) {
       int from = out.nextSetBit(0);
       int to = Math.min(out.length(), outSize);
       if (from < to) {
-        OpSemantics.backward(graph, op, k, axis, new Range(from, to - from), chip)
+        OpSemantics.backward(graph, op, k, axis, new Range(from, to - from), chip, type)
             .ifPresent(r -> in.set((int) r.idx(), (int) r.end()));
       }
       return in;
@@ -499,6 +517,15 @@ public final class GroupingBound {
     return in;
   }
 
+  /**
+   * The split rules a contribution of {@code op} along {@code axis} follows (section 3): GROUP_MM's
+   * for C when the op may be in a GROUP_MM group ({@link GroupType#mayJoinMm}; MM is the only type
+   * in the normal layout that splits C), GROUP_NORMAL's (which MM shares) otherwise.
+   */
+  private GroupType semantics(Op op, Axis axis) {
+    return axis == Axis.C && GroupType.mayJoinMm(graph, op, chip) ? GroupType.MM : GroupType.NORMAL;
+  }
+
   /** Per output row {@code o}, the input range it needs for certain, or null (section 3). */
   private Range[] rows(long key, int pos, int k, Axis axis, int outSize) {
     Range[] table = rows.get(key);
@@ -508,7 +535,8 @@ public final class GroupingBound {
     Op op = order.get(pos);
     table = new Range[outSize];
     for (int o = 0; o < outSize; o++) {
-      Optional<Range> r = OpSemantics.backward(graph, op, k, axis, new Range(o, 1), chip);
+      Optional<Range> r =
+          OpSemantics.backward(graph, op, k, axis, new Range(o, 1), chip, semantics(op, axis));
       if (r.isEmpty() && (op.kind() == OpKind.UPSAMPLE || op.kind() == OpKind.RESIZE)) {
         r = alignedUpsampleRow(op, k, axis, o, outSize);
       }

@@ -17,8 +17,10 @@ import java.util.Optional;
  *   <li>{@code range}: groups are sorted, disjoint, inside the order, of two ops or more;
  *   <li>{@code groupable}: every op of a group can join a group on the chip ({@link
  *       OpSemantics#whyGlobal});
- *   <li>{@code slicing}: backward slicing under the group's secs and the grouping's rules (the h/2
- *       rule when the problem's options turn it on) succeeds and gives the recorded slices;
+ *   <li>{@code slicing}: the grouping's rules honour the problem's h/2 option ({@link
+ *       GroupOptions#admits}: forced on or off, or by default as the rules' era has it); backward
+ *       slicing under the group's secs and the grouping's rules succeeds and gives the recorded
+ *       slices;
  *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} rebuilds the table, the group's
  *       recorded transfer moves are legal and applied ({@link TimestepMoves}), and the result is
  *       the recorded table and LMEM instance exactly;
@@ -37,15 +39,18 @@ public final class GroupingValidator implements Validator<GroupProblem, Grouping
       out.add(new Violation("order", p.name() + ": the grouping's op order is not the problem's"));
       return out;
     }
-    if (g.rules().h2Rule() != p.options().h2Rule()) {
+    if (!p.options().admits(g.rules())) {
       out.add(
           new Violation(
               "slicing",
               p.name()
                   + ": grouping sliced with h/2 rule "
-                  + g.rules().h2Rule()
+                  + (g.rules().h2Rule() ? "on" : "off")
                   + ", problem asks "
-                  + p.options().h2Rule()));
+                  + p.options().h2Rule()
+                  + (p.options().h2Rule() == GroupOptions.H2Rule.ERA
+                      ? " (" + (g.rules().eraH2Rule() ? "on" : "off") + " for these rules)"
+                      : "")));
     }
     TimestepMethod method;
     try {

@@ -26,8 +26,17 @@ import java.util.Optional;
  *   <li>Shape ops (Reshape, Flatten, Squeeze, Unsqueeze), Reduce, Tile, Gather, Transpose, Split,
  *       Expand and LSTM stay global: the IR does not record which axes a reshape preserves, and
  *       TPU-MLIR lowers the others to ops outside the local set or with closed backward rules.
- *   <li>Only 4-D (or lower rank) tensors are grouped; GROUP_3D, GROUP_SMALL_C and GROUP_MM are not
- *       modelled, so C is never split (as v0) and MatMul splits only N.
+ *   <li>Only 4-D (or lower rank) tensors are grouped; GROUP_3D is not modelled. GROUP_SMALL_C and
+ *       GROUP_MM are ({@link GroupType}): C is split only in them, and the backward rules and split
+ *       axes take the group type ({@link #allowSplit(Graph, Op, Axis, GroupType)}, {@link
+ *       #backward(Graph, Op, int, Axis, Range, Chip, GroupType)}); v0's rules know no group types.
+ *   <li>MatMul's local shapes are {@code MatMulOp::LocalGenSupport}'s ({@link
+ *       #matMulShapeWhyGlobal}); {@code hdim_is_batch} is never set, so a 4-D x 4-D MatMul stays
+ *       global.
+ *   <li>Weights keep their GROUP_NORMAL LMEM size in a GROUP_SMALL_C group ({@link
+ *       #weightLmemBytes}); TPU-MLIR sizes them by the SMALL_C layout ({@code get_buffer_size}),
+ *       which differs for 1-D weights (LayerNorm's gamma and beta: {@code align(len, EU)} on one
+ *       lane instead of {@code ceil(len / NPU_NUM)}).
  *   <li>Upsample and Resize join only in nearest mode with integer H and W scales (Interp's linear
  *       rule is not a LocalGen op in §2.3's list).
  *   <li>Slice's backward rule takes exactly the rows it reads, {@code (start + o·step, (L-1)·step +
@@ -206,14 +215,8 @@ public final class OpSemantics {
             if (in0(graph, op).dtype() == DType.F32) {
               yield "fp32 MatMul is global";
             }
-            Shape a = in0(graph, op).shape();
-            Shape b = graph.tensor(op.inputs().get(1)).shape();
-            boolean rightIs2d = b.rank() == 2;
-            boolean batch1 = a.rank() == 3 && b.rank() == 3 && a.dim(0) == 1 && b.dim(0) == 1;
-            if (op.kind() == OpKind.GEMM && op.attributes().getInt("transA", 0) != 0) {
-              yield "Gemm with transA is global";
-            }
-            yield rightIs2d || batch1 ? null : "MatMul shape not local";
+            yield matMulShapeWhyGlobal(
+                in0(graph, op).shape(), graph.tensor(op.inputs().get(1)).shape());
           }
           // AttentionOp::LocalGenSupport (lib/Dialect/Tpu/Interfaces/Common/Attention.cpp at
           // 4f69186de2)
@@ -272,22 +275,62 @@ public final class OpSemantics {
         });
   }
 
+  /**
+   * {@code MatMulOp::LocalGenSupport}'s shape rules: a 4-D left operand whose C is below its H with
+   * a 2-D right operand (local only in a GROUP_SMALL_C group: {@link GroupType#check}); a 3-D left
+   * with a 3-D right operand ({@code (1, M, K) x (1, K, N)}, any batch, as the source checks only
+   * the ranks); a 4-D x 4-D MatMul only with {@code hdim_is_batch}, which memplan's IR never sets
+   * (TPU-MLIR sets it when it folds the permutes around an attention MatMul), so it stays global;
+   * everything else (a 2-D left operand, Gemm, 3-D x 2-D) global.
+   */
+  static String matMulShapeWhyGlobal(Shape a, Shape b) {
+    if (a.rank() == 4 && a.dim(1) < a.dim(2) && b.rank() == 2) {
+      return null; // GROUP_SMALL_C
+    }
+    if (a.rank() == 3 && b.rank() == 3) {
+      return null; // (1, M, K) x (1, K, N)
+    }
+    if (a.rank() == 4 && b.rank() == 4) {
+      return "4-D x 4-D MatMul is local only with hdim_is_batch";
+    }
+    return "MatMul of a " + a.rank() + "-D by a " + b.rank() + "-D operand is global";
+  }
+
   /** Whether {@code op} can join a group on {@code chip}. */
   public static boolean groupable(Graph graph, Op op, Chip chip) {
     return whyGlobal(graph, op, chip).isEmpty();
   }
 
-  /** {@code AllowDataSplit(axis)} of §2.3, for the axes modelled here. */
+  /** {@code AllowDataSplit(axis)} of §2.3 in a GROUP_NORMAL group, for the axes modelled here. */
   public static boolean allowSplit(Graph graph, Op op, Axis axis) {
+    return allowSplit(graph, op, axis, GroupType.NORMAL);
+  }
+
+  /**
+   * {@code AllowDataSplit(axis, group_type)} of §2.3, axes of the group type's layout ({@link
+   * GroupType#view}). C only in GROUP_MM and GROUP_SMALL_C groups (where {@code get_group_max_secs}
+   * asks every op for it): an op splits C unless it is a Concat on C, a LayerNorm or Softmax whose
+   * axis is C, or a MatMul with a left operand of rank 2 or less. A MatMul splits N always and H
+   * only with {@code hdim_is_batch} (never set here). In a SMALL_C group LayerNorm and Softmax take
+   * axis 2 (the view's H, the tensor's last axis), so they split N and C only. A Reshape splits
+   * axes 0 and 1 only ({@code ReshapeOp::AllowDataSplit}), which it keeps (its local rule itself is
+   * {@link #whyGlobal}'s).
+   */
+  public static boolean allowSplit(Graph graph, Op op, Axis axis, GroupType type) {
+    boolean c = type == GroupType.MM || type == GroupType.SMALL_C;
     return switch (kind(op)) {
       case GLOBAL_AVERAGE_POOL, GLOBAL_MAX_POOL -> axis == Axis.N;
-      case CONCAT -> axisIndex(axis) != concatAxis(graph, op);
-      case SOFTMAX, LAYER_NORMALIZATION -> axisIndex(axis) < normAxis(graph, op);
-      case MAT_MUL, GEMM -> axis == Axis.N;
+      case CONCAT -> axisIndex(axis) != concatAxis(graph, op) && (axis != Axis.C || c);
+      case SOFTMAX, LAYER_NORMALIZATION ->
+          axisIndex(axis) < (type == GroupType.SMALL_C ? 2 : normAxis(graph, op))
+              && (axis != Axis.C || c);
+      case MAT_MUL, GEMM ->
+          axis == Axis.N || axis == Axis.C && c && in0(graph, op).shape().rank() > 2;
+      case RESHAPE, FLATTEN, SQUEEZE, UNSQUEEZE -> axis == Axis.N || axis == Axis.C && c;
       // AttentionOp::AllowDataSplit: N, and C only with a keys operand, which a self-attention
       // head has not (attention_reorder drops it)
       case ATTENTION -> axis == Axis.N;
-      default -> axis != Axis.C;
+      default -> axis != Axis.C || c;
     };
   }
 
@@ -297,6 +340,50 @@ public final class OpSemantics {
    * empty when the op cannot produce that slice locally.
    */
   public static Optional<Range> backward(
+      Graph graph, Op op, int operand, Axis axis, Range out, Chip chip) {
+    return backward(graph, op, operand, axis, out, chip, GroupType.NORMAL);
+  }
+
+  /**
+   * {@link #backward(Graph, Op, int, Axis, Range, Chip)} in a group of type {@code type}. In
+   * GROUP_MM an op that splits C ({@link #allowSplit(Graph, Op, Axis, GroupType)}) needs the same
+   * channels of its operands ({@code BackwardC} is the identity), except a MatMul's right operand,
+   * which every C slice reads whole ({@code is_matmul_right_tensor} in {@code
+   * get_backward_slice_info}). In GROUP_SMALL_C, whose ops are all element-wise or work on the last
+   * axis (the view's H), every axis is the identity on the view ({@link GroupType#view}) where the
+   * op splits it and whole where it does not; a MatMul's right operand is whole.
+   */
+  public static Optional<Range> backward(
+      Graph graph, Op op, int operand, Axis axis, Range out, Chip chip, GroupType type) {
+    boolean rightMatrix = operand == 1 && (kind(op) == OpKind.MAT_MUL || kind(op) == OpKind.GEMM);
+    if (type == GroupType.SMALL_C) {
+      long inSize = type.view(graph, op.inputs().get(operand), chip).dim(axis);
+      long outSize = type.view(graph, op.outputs().get(0), chip).dim(axis);
+      if (rightMatrix || inSize == 1 && outSize != 1) {
+        return Optional.of(new Range(0, inSize));
+      }
+      if (!allowSplit(graph, op, axis, type)) {
+        return out.idx() == 0 && out.len() == outSize
+            ? Optional.of(new Range(0, inSize))
+            : Optional.empty();
+      }
+      return fix(out.idx(), out.len(), inSize, false);
+    }
+    if (axis == Axis.C && type == GroupType.MM && allowSplit(graph, op, Axis.C, type)) {
+      Tensor in = graph.tensor(op.inputs().get(operand));
+      long inSize = dimOf(in.shape(), graph.tensor(op.outputs().get(0)).shape().rank(), axis);
+      if (rightMatrix) {
+        return Optional.of(new Range(0, inSize));
+      }
+      if (inSize == 1 && Nchw.of(graph.tensor(op.outputs().get(0)).shape()).c() != 1) {
+        return Optional.of(new Range(0, 1)); // broadcast operand keeps (0, 1)
+      }
+      return fix(out.idx(), out.len(), inSize, false);
+    }
+    return backwardNormal(graph, op, operand, axis, out, chip);
+  }
+
+  private static Optional<Range> backwardNormal(
       Graph graph, Op op, int operand, Axis axis, Range out, Chip chip) {
     Tensor in = graph.tensor(op.inputs().get(operand));
     Tensor res = graph.tensor(op.outputs().get(0));

@@ -27,6 +27,12 @@ import java.util.Set;
  * <p>The h/2 rule ({@code check_hsecs}, §2.7): with H split and the rule on, a tensor whose input
  * h-slices sum to more than 1.5·H fails with v0's {@code no_more} flag set.
  *
+ * <p>Group types ({@link SliceRules#groupTypes()}, today's rules): the group's {@link GroupType}
+ * decides the layout every tensor is sliced in ({@link GroupType#view}), which axes each op splits
+ * and its backward rules; {@code group_type_check} ({@link GroupType#check}) refuses a group first.
+ * C is cut as {@code get_out_slice_info} cuts it ({@link #channelSlices}), in units of NPU_NUM
+ * channels.
+ *
  * <p>Departures: every group output must give the same slice count per axis (TPU-MLIR takes them
  * from the last op's output); a slice that comes out empty fails.
  */
@@ -37,15 +43,27 @@ public final class Slicing {
   public static SliceResult slice(
       Graph graph, List<Op> ops, Chip chip, ShapeSecs secs, SliceRules rules) {
     GroupIo io = GroupIo.of(graph, ops);
+    GroupType type = rules.groupType(graph, ops, chip);
+    if (rules.groupTypes()) {
+      Optional<String> why = GroupType.check(graph, ops, type);
+      if (why.isPresent()) {
+        return new SliceResult.Failed(why.get(), false);
+      }
+    }
     Map<String, SliceInfo> info = new LinkedHashMap<>();
     int[] counts = null;
     for (String out : io.outputs()) {
-      Nchw s = Nchw.of(graph.tensor(out).shape());
+      Nchw s = type.view(graph, out, chip);
       SliceInfo si = SliceInfo.whole(s);
       for (Axis a : Axis.values()) {
         List<Range> r =
-            outputSlices(
-                s.dim(a), secs.secs(a), a == Axis.N ? nAlign(graph, out, chip) : 1, rules.split());
+            a == Axis.C
+                ? channelSlices(s.c(), secs.csecs(), chip.lanes())
+                : outputSlices(
+                    s.dim(a),
+                    secs.secs(a),
+                    a == Axis.N ? nAlign(graph, out, chip) : 1,
+                    rules.split());
         if (r.isEmpty()) {
           return new SliceResult.Failed(
               "group output '"
@@ -83,19 +101,19 @@ public final class Slicing {
         if (!GroupIo.isActivation(graph, t)) {
           continue;
         }
-        Nchw inShape = Nchw.of(graph.tensor(t).shape());
+        Nchw inShape = type.view(graph, t, chip);
         SliceInfo si = SliceInfo.whole(inShape);
         for (Axis a : Axis.values()) {
           if (secs.secs(a) == 1) {
             continue;
           }
-          if (!OpSemantics.allowSplit(graph, op, a) && outInfo.get(a).size() > 1) {
+          if (!OpSemantics.allowSplit(graph, op, a, type) && outInfo.get(a).size() > 1) {
             return new SliceResult.Failed("op " + op.label() + " cannot be split on " + a, false);
           }
           List<Range> in = new ArrayList<>();
           Range prev = null;
           for (Range r : outInfo.get(a)) {
-            Optional<Range> b = OpSemantics.backward(graph, op, k, a, r, chip);
+            Optional<Range> b = OpSemantics.backward(graph, op, k, a, r, chip, type);
             if (b.isEmpty()) {
               return new SliceResult.Failed(
                   "op "
@@ -189,6 +207,29 @@ public final class Slicing {
       long l = base + (i < extra ? 1 : 0);
       out.add(new Range(idx, l));
       idx += l;
+    }
+    return out;
+  }
+
+  /**
+   * C slices of {@code get_out_slice_info}: in units of NPU_NUM channels, {@code ceil(c / NPU_NUM)}
+   * units shared out as evenly as possible, the first slices one unit larger, the last slice
+   * clipped to {@code c}; empty when a slice would start at or beyond {@code c} (the source asserts
+   * it does not).
+   */
+  public static List<Range> channelSlices(long c, int secs, long lanes) {
+    List<Range> out = new ArrayList<>();
+    long perNpu = OpSemantics.ceilDiv(c, lanes);
+    long div = perNpu / secs;
+    long mod = perNpu % secs;
+    for (int i = 0; i < secs; i++) {
+      boolean extra = mod > i;
+      long step = (div + (extra ? 1 : 0)) * lanes;
+      long idx = (div * i + (extra ? i : mod)) * lanes;
+      if (idx >= c) {
+        return List.of();
+      }
+      out.add(new Range(idx, Math.min(step, c - idx)));
     }
     return out;
   }

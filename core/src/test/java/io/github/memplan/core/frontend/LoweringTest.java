@@ -116,8 +116,9 @@ class LoweringTest {
 
   @Test
   void matMulIsLocalOnlyWhenItsLeftInputIsNotF32() {
+    // a 4-D left operand with C < H by a 2-D right one: a local shape (in a SMALL_C group)
     Graph.Builder b = Graph.builder("mm");
-    b.input("a", DType.F32, 1, 128, 64);
+    b.input("a", DType.F32, 1, 4, 128, 64);
     b.weight("w", DType.F32, 64, 32);
     b.op("mm", OpKind.MAT_MUL, Attributes.empty(), "a", "w");
     Graph g = b.output("mm").build();

@@ -28,6 +28,21 @@ public final class GroupFixtures {
     return b.build();
   }
 
+  /** relu0 → relu1 on x[4,64,128,128] f32: 4 · 128 · 128 · 4 = 256 KiB per lane per activation. */
+  public static Graph batchReluChain() {
+    return reluPair(4, 64, 128, 128);
+  }
+
+  /** x[n,c,h,w] f32 → relu0 → relu1 (the graph output). */
+  public static Graph reluPair(long n, long c, long h, long w) {
+    Graph.Builder b = Graph.builder("reluPair");
+    b.input("x", DType.F32, n, c, h, w);
+    b.op("relu0", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "x");
+    b.op("relu1", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "relu0");
+    b.output("relu1");
+    return b.build();
+  }
+
   /** x[1,8,8,8] → conv 3x3/s1/p1 → relu. */
   public static Graph convRelu() {
     Graph.Builder b = Graph.builder("convrelu");

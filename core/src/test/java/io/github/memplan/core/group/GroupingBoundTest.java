@@ -201,12 +201,31 @@ class GroupingBoundTest {
     checkAgainstEverySecs(GroupFixtures.convReluChain("chain", 8, 16, 3, 1), 16, 16);
   }
 
+  @Test
+  void neverAboveAGroupMmThatSplitsCNorAGroupSmallC() {
+    // ln → add → MatMul (3-D by 3-D, f16): GROUP_MM, C split in units of 64 channels, the right
+    // matrix read whole by every C slice; the bound takes MM's C rules for these ops
+    Graph mm = GroupTypeTest.layerNormAddMatMul();
+    assertThat(GroupType.of(mm, mm.ops(), BM1684X)).isEqualTo(GroupType.MM);
+    checkAgainstEverySecs(mm, 1, 4, 1, 1);
+    // sigmoid → mul on [1,12,100,64] f16: GROUP_SMALL_C, sliced in its own layout (n' 12, c'
+    // 100, h' 64), every tensor computed and loaded whole
+    Graph silu = GroupTypeTest.smallCSilu();
+    assertThat(GroupType.of(silu, silu.ops(), BM1684X)).isEqualTo(GroupType.SMALL_C);
+    checkAgainstEverySecs(silu, 3, 2, 3, 1);
+  }
+
   /**
    * For every range of at least two ops inside a base group and every secs with {@code h <= maxH},
    * {@code w <= maxW} (n, c 1) under v0's and today's conventions, a group that slices costs at
    * least {@link GroupingBound#part} in cycles and bytes; at least one does.
    */
   private static void checkAgainstEverySecs(Graph g, int maxH, int maxW) {
+    checkAgainstEverySecs(g, 1, 1, maxH, maxW);
+  }
+
+  /** As {@link #checkAgainstEverySecs(Graph, int, int)} over n, c, h and w. */
+  private static void checkAgainstEverySecs(Graph g, int maxN, int maxC, int maxH, int maxW) {
     GroupProblem p = problem(g);
     GroupingBound bound = GroupingBound.of(p);
     int built = 0;
@@ -215,11 +234,15 @@ class GroupingBoundTest {
         for (int j = i + 1; j <= bg[1]; j++) {
           List<Op> ops = p.order().subList(i, j + 1);
           GroupingBound.Part part = bound.part(i, j);
-          for (int h = 1; h <= maxH; h++) {
-            for (int w = 1; w <= maxW; w++) {
-              ShapeSecs secs = new ShapeSecs(1, 1, h, w);
-              built += costAtLeast(g, ops, secs, SliceRules.V0, new V0Timesteps(), part);
-              built += costAtLeast(g, ops, secs, SliceRules.TODAY, new TodayTimesteps(), part);
+          for (int n = 1; n <= maxN; n++) {
+            for (int c = 1; c <= maxC; c++) {
+              for (int h = 1; h <= maxH; h++) {
+                for (int w = 1; w <= maxW; w++) {
+                  ShapeSecs secs = new ShapeSecs(n, c, h, w);
+                  built += costAtLeast(g, ops, secs, SliceRules.V0, new V0Timesteps(), part);
+                  built += costAtLeast(g, ops, secs, SliceRules.TODAY, new TodayTimesteps(), part);
+                }
+              }
             }
           }
         }

@@ -59,7 +59,7 @@ class OpSemanticsTest {
   @Test
   void matMulIsGlobalInFp32AndOnCv18x() {
     Graph.Builder b = Graph.builder("mm");
-    b.input("a", DType.F16, 1, 16, 32);
+    b.input("a", DType.F16, 1, 2, 16, 32); // 4-D with C < H by 2-D: local (in GROUP_SMALL_C)
     b.weight("w", DType.F16, 32, 8);
     b.op(
         "mm",
@@ -77,7 +77,7 @@ class OpSemanticsTest {
   @Test
   void theZoosIntegerOpsFollowTheInt8MatMulAndConvRules() {
     Graph.Builder b = Graph.builder("q");
-    b.input("a", DType.U8, 1, 128, 64);
+    b.input("a", DType.U8, 1, 2, 128, 64);
     b.weight("w", DType.I8, 64, 32);
     b.constant("azp", DType.U8);
     b.op(
@@ -96,7 +96,8 @@ class OpSemanticsTest {
         "x",
         "k");
     Graph g = b.output("mm").output("conv").build();
-    // a U8 left input is not FP32: local as an INT8 MatMul, split only along N
+    // a U8 left input is not FP32: local as an INT8 MatMul (4-D by 2-D with C < H), in a
+    // GROUP_NORMAL group split only along N
     assertThat(OpSemantics.whyGlobal(g, g.op("mm"), bm1684x)).isEmpty();
     assertThat(OpSemantics.allowSplit(g, g.op("mm"), Axis.H)).isFalse();
     // [64, 32] int8: ceil(64/64) x align(32, 64) x 1

@@ -29,8 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class TimestepMovesTest {
   private static final Chip BM1684X = Chips.get("bm1684x");
-  private static final SliceRules RULES =
-      SliceRules.TODAY.withH2Rule(GroupOptions.DEFAULT.h2Rule());
+  private static final SliceRules RULES = GroupOptions.DEFAULT.rules(SliceRules.TODAY);
 
   static Graph graph() {
     return GroupFixtures.prefetch(true);

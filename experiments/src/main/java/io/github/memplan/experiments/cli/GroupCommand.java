@@ -59,8 +59,16 @@ final class GroupCommand implements Callable<Integer> {
   @Mixin FrontEndOption frontEnd;
 
   @Option(
+      names = "--h2-rule",
+      description =
+          "Force the doc's h/2 overlap rule on for every planner (by default it follows the"
+              + " planner's era: on for tpumlir-v0, as in the 2022 code, off for the others, as"
+              + " today's TPU-MLIR has it).")
+  boolean h2Rule;
+
+  @Option(
       names = "--no-h2-rule",
-      description = "Turn off the doc's h/2 overlap rule (today's TPU-MLIR has it off).")
+      description = "Force the doc's h/2 overlap rule off for every planner, tpumlir-v0 included.")
   boolean noH2Rule;
 
   @Mixin PlanOptions opts;
@@ -129,8 +137,16 @@ final class GroupCommand implements Callable<Integer> {
     ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
     Chip c = Chips.get(target.chip);
     Graph graph = frontEnd.graph(provider, c);
+    if (h2Rule && noH2Rule) {
+      throw new ParameterException(
+          spec.commandLine(), "--h2-rule and --no-h2-rule exclude each other");
+    }
+    GroupOptions.H2Rule h2 =
+        h2Rule
+            ? GroupOptions.H2Rule.ON
+            : noH2Rule ? GroupOptions.H2Rule.OFF : GroupOptions.H2Rule.ERA;
     GroupProblem problem =
-        GroupProblem.of(graph, c, new GroupOptions(!noH2Rule, GroupOptions.Objective.CYCLES));
+        GroupProblem.of(graph, c, new GroupOptions(h2, GroupOptions.Objective.CYCLES));
     PlannerProvider<GroupProblem, Grouping> pp = Planners.get(planner, GroupProblem.class);
     Outcome<Grouping> o =
         pp.create(params)
@@ -179,7 +195,10 @@ final class GroupCommand implements Callable<Integer> {
       row.put("lastOp", ops.get(ops.size() - 1).name());
       row.put("ops", grp.size());
       row.put("nsecs", grp.secs().nsecs());
+      row.put("csecs", grp.secs().csecs());
       row.put("hsecs", grp.secs().hsecs());
+      row.put("wsecs", grp.secs().wsecs());
+      row.put("groupType", g.rules().groupType(graph, ops, c).name());
       row.put("lmemUsedBytes", used);
       row.put("lmemAvailableBytes", li.capacity());
       row.put("bankConflicts", conflicts);
@@ -229,7 +248,13 @@ final class GroupCommand implements Callable<Integer> {
     r.add("quantize", "precision", frontEnd.quantize().name(), frontEnd.quantize().name());
     r.add("planner", "planner", planner, planner + (params.isEmpty() ? "" : " " + params));
     r.json("params", params);
-    r.add("h2Rule", "h/2 rule", !noH2Rule, noH2Rule ? "off" : "on");
+    boolean h2On = g.rules().h2Rule();
+    r.add(
+        "h2Rule",
+        "h/2 rule",
+        h2On,
+        (h2On ? "on" : "off")
+            + (h2 == GroupOptions.H2Rule.ERA ? " (the planner's era)" : " (forced)"));
     r.add(
         "status",
         "status",

@@ -63,6 +63,18 @@ class GroupCommandTest {
   }
 
   @Test
+  void theH2RuleFollowsThePlannersEraUnlessForced() throws IOException {
+    // tpumlir-v0 (2022 code: check_hsecs called) slices with the rule by default
+    assertThat(tiny("--json").json().get("h2Rule").asBoolean()).isTrue();
+    assertThat(tiny().out()).contains("h/2 rule     on (the planner's era)");
+    assertThat(tiny("--json", "--no-h2-rule").json().get("h2Rule").asBoolean()).isFalse();
+    assertThat(tiny("--no-h2-rule").out()).contains("h/2 rule     off (forced)");
+    MainTest.Run both = tiny("--h2-rule", "--no-h2-rule");
+    assertThat(both.code()).isNotZero();
+    assertThat(both.err()).contains("--h2-rule and --no-h2-rule exclude each other");
+  }
+
+  @Test
   void byDefaultTheReluIsFusedIntoTheConvAndNoGroupIsLeft() throws IOException {
     MainTest.Run r =
         MainTest.run(

@@ -3,6 +3,8 @@ package io.github.memplan.experiments.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.group.GroupOptions;
+import io.github.memplan.core.group.GroupProblem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,7 +140,8 @@ class SuiteParserTest {
                 + "    instances: [resnet18, {model: resnet18, front-end: none}]\n"
                 + "    planners: [naive]\n"
                 + "  - problem: group\n"
-                + "    instances: [{model: resnet18, front-end: 'all,-fuse-relu', h2-rule: false}]\n"
+                + "    instances: [{model: resnet18, front-end: 'all,-fuse-relu', h2-rule: false},"
+                + " {model: resnet18, h2-rule: true}, resnet18]\n"
                 + "    planners: [tpumlir-v0]\n");
     Suite.Problem gmem = s.problems().get(0);
     assertThat(gmem.instances())
@@ -152,7 +155,14 @@ class SuiteParserTest {
     assertThat(fused).isLessThan(asBuilt);
     assertThat(s.problems().get(1).instances())
         .extracting(SuiteInstance::name)
-        .containsExactly("resnet18@bm1684x-no-h2-fe-onnx-opt,bn-to-conv,matmul-bias,attention");
+        .containsExactly(
+            "resnet18@bm1684x-no-h2-fe-onnx-opt,bn-to-conv,matmul-bias,attention",
+            "resnet18@bm1684x-h2",
+            "resnet18@bm1684x");
+    // without h2-rule the rule follows each planner's era; true or false force it
+    assertThat(s.problems().get(1).instances())
+        .extracting(i -> ((GroupProblem) i.loader().get()).options().h2Rule())
+        .containsExactly(GroupOptions.H2Rule.OFF, GroupOptions.H2Rule.ON, GroupOptions.H2Rule.ERA);
     assertThatThrownBy(
             () ->
                 parse(

@@ -10,6 +10,7 @@ import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
@@ -97,8 +98,11 @@ public final class GroupEvaluator {
   /** A memoised answer per {@link RangeStructure}: the best secs, or none below a cutoff. */
   private record StructureMemo(Optional<ShapeSecs> secs, long noneBelow) {}
 
-  /** A secs of the ranges ending at {@code last}. */
-  private record SecsAt(int last, ShapeSecs secs) {}
+  /**
+   * A secs of the ranges ending at {@code last} of one group type (a slicing failure is inherited
+   * only by longer ranges of the same type, whose layout and split rules are the same).
+   */
+  private record SecsAt(int last, GroupType type, ShapeSecs secs) {}
 
   /** One built candidate, costed. */
   private record Candidate(
@@ -155,7 +159,7 @@ public final class GroupEvaluator {
     this.oracle = oracle;
     this.costModel = costModel;
     this.maxIterations = maxIterations;
-    this.rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    this.rules = p.options().rules(SliceRules.TODAY);
     this.bounds =
         costModel instanceof RooflineCostModel roofline ? new RooflineBounds(roofline, p) : null;
   }
@@ -165,7 +169,9 @@ public final class GroupEvaluator {
     return p;
   }
 
-  /** The slicing rules of every group ({@link SliceRules#TODAY} with the problem's h/2 rule). */
+  /**
+   * The slicing rules of every group ({@link SliceRules#TODAY}, h/2 rule as the problem's options).
+   */
   public SliceRules rules() {
     return rules;
   }
@@ -266,11 +272,12 @@ public final class GroupEvaluator {
     Graph graph = p.graph();
     Chip chip = p.chip();
     List<Op> ops = p.order().subList(first, last + 1);
-    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip);
-    if (ShapeSecsBounds.initialSecs(graph, ops, chip, max).isEmpty()) {
+    GroupType type = rules.groupType(graph, ops, chip);
+    ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
+    if (ShapeSecsBounds.initialSecs(graph, ops, chip, max, type).isEmpty()) {
       return Optional.empty();
     }
-    SecsSpace space = SecsSpace.of(graph, ops, chip, max, maxIterations);
+    SecsSpace space = SecsSpace.of(graph, ops, chip, type, max, maxIterations);
     if (space.truncated()) {
       capTruncated++;
     }
@@ -282,7 +289,7 @@ public final class GroupEvaluator {
         return Optional.empty();
       }
       candidates++;
-      SecsAt at = new SecsAt(last, secs);
+      SecsAt at = new SecsAt(last, type, secs);
       Integer failedFrom = sliceFailedFrom.get(at);
       if (failedFrom != null && first <= failedFrom) {
         sliceFailures++;

@@ -12,6 +12,7 @@ import io.github.memplan.core.group.GroupCandidate;
 import io.github.memplan.core.group.GroupIo;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.GroupingValidator;
@@ -80,7 +81,7 @@ class GroupDpBestPlannerTest {
     List<Op> order = p.order();
     int n = order.size();
     long[][] single = new long[n][n];
-    SliceRules rules = SliceRules.TODAY.withH2Rule(p.options().h2Rule());
+    SliceRules rules = p.options().rules(SliceRules.TODAY);
     for (int i = 0; i < n; i++) {
       single[i][i] = objective(p, MODEL.globalOp(graph, order.get(i), BM1684X));
       for (int j = i + 1; j < n; j++) {
@@ -90,7 +91,9 @@ class GroupDpBestPlannerTest {
         if (ShapeSecsBounds.initialSecs(graph, ops, BM1684X, max).isEmpty()) {
           continue;
         }
-        for (ShapeSecs s : SecsSpace.of(graph, ops, BM1684X, max, maxIterations).secs()) {
+        for (ShapeSecs s :
+            SecsSpace.of(graph, ops, BM1684X, GroupType.of(graph, ops, BM1684X), max, maxIterations)
+                .secs()) {
           GroupCandidate c =
               GroupCandidate.build("bf", graph, ops, BM1684X, s, rules, new TodayTimesteps());
           if (c instanceof GroupCandidate.Built b) {
@@ -227,7 +230,14 @@ class GroupDpBestPlannerTest {
           List<Op> ops = p.order().subList(i, j + 1);
           GroupIo groupIo = GroupIo.of(g, ops);
           for (ShapeSecs s :
-              SecsSpace.of(g, ops, BM1684X, ShapeSecsBounds.maxSecs(g, ops, BM1684X), 64).secs()) {
+              SecsSpace.of(
+                      g,
+                      ops,
+                      BM1684X,
+                      GroupType.of(g, ops, BM1684X),
+                      ShapeSecsBounds.maxSecs(g, ops, BM1684X),
+                      64)
+                  .secs()) {
             if (GroupCandidate.build("lb", g, ops, BM1684X, s, ev.rules(), new TodayTimesteps())
                 instanceof GroupCandidate.Built b) {
               long cost =
