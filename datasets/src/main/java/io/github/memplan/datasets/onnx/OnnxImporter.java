@@ -52,6 +52,11 @@ import java.util.Map;
  *       8-/4-bit quantized integer tensors of rank >= 1). For the BERT exports this counts the
  *       published parameters as weights and {@code position_ids} as a constant. Stored tensors no
  *       live op reads are left out.
+ *   <li><b>Optional operands.</b> An absent optional input (an empty name) is left out of the op;
+ *       where one is absent before a later one (LSTM's sequence_lens before initial_h and
+ *       initial_c, as PyTorch exports it) the op records which inputs it has; an op whose kind
+ *       cannot record it fails, naming the input. LSTM defines the outputs among Y, Y_h and Y_c
+ *       that the node names.
  *   <li><b>Control flow.</b> An {@code If} whose condition is constant is replaced by its taken
  *       branch; any other {@code If}, {@code Loop} or {@code Scan} is unsupported.
  *   <li><b>Domains.</b> Opset imports of other domains are tolerated; a node of another domain is

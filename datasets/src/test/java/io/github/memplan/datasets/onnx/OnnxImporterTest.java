@@ -9,6 +9,7 @@ import static io.github.memplan.datasets.onnx.OnnxModels.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import io.github.memplan.core.ir.DType;
@@ -383,6 +384,140 @@ class OnnxImporterTest {
           .setDataType(DType.BOOL.onnxCode())
           .addInt32Data(v ? 1 : 0)
           .build();
+    }
+  }
+
+  @Nested
+  class Recurrent {
+    /** seq 5, batch 2, input 3, hidden 4 (gates 16) in {@code dirs} directions. */
+    private OnnxModels lstmWeights(int opset, long dirs) {
+      return new OnnxModels(opset)
+          .weight("W", dirs, 16, 3)
+          .weight("R", dirs, 16, 4)
+          .weight("B", dirs, 32);
+    }
+
+    /** {@code base} with an LSTM node 'lstm' of hidden size 4 and its named outputs as outputs. */
+    private ModelProto lstm(
+        OnnxModels base, List<String> in, List<String> out, AttributeProto... extra) {
+      List<AttributeProto> attrs = new java.util.ArrayList<>(List.of(intAttr("hidden_size", 4)));
+      attrs.addAll(List.of(extra));
+      base.node("LSTM", "lstm", in, out, attrs.toArray(AttributeProto[]::new));
+      out.stream().filter(o -> !o.isEmpty()).forEach(base::output);
+      return base.build();
+    }
+
+    @Test
+    void aPlainLstmDefinesYAsTheSpecSays() {
+      // Y [seq_length 5, num_directions 1, batch_size 2, hidden_size 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("Y"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.kind()).isEqualTo(OpKind.LSTM);
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "B");
+      assertThat(lstm.attributes().has("optional_inputs")).isFalse();
+      assertThat(g.tensor("Y").shape()).isEqualTo(Shape.of(5, 1, 2, 4));
+      // W 1x16x3 + R 1x16x4 + B 1x32
+      assertThat(g.parameterCount()).isEqualTo(48 + 64 + 32);
+    }
+
+    @Test
+    void aBidirectionalBatchFirstLstm() {
+      // layout 1 (opset 14): X [batch 2, seq 5, input 3]; Y [batch 2, seq 5, dirs 2, hidden 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(14, 2).input("X", DType.F32, 2L, 5L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("Y"),
+              intAttr("layout", 1),
+              OnnxModels.stringAttr("direction", "bidirectional"));
+      assertThat(load(m).tensor("Y").shape()).isEqualTo(Shape.of(2, 5, 2, 4));
+    }
+
+    @Test
+    void pytorchsStatefulLstmImportsWithItsStates() {
+      // Silero VAD's pattern: X, W, R, B, "", initial_h, initial_c -> Y, Y_h, Y_c. The states
+      // are [dirs 1, batch 2, hidden 4]; the operands after R are ONNX inputs 3, 5 and 6.
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("h0", DType.F32, 1L, 2L, 4L)
+                  .input("c0", DType.F32, 1L, 2L, 4L),
+              List.of("X", "W", "R", "B", "", "h0", "c0"),
+              List.of("Y", "Y_h", "Y_c"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "B", "h0", "c0");
+      assertThat(lstm.attributes().getInts("optional_inputs", null)).containsExactly(3, 5, 6);
+      assertThat(lstm.outputs()).containsExactly("Y", "Y_h", "Y_c");
+      assertThat(g.tensor("Y").shape()).isEqualTo(Shape.of(5, 1, 2, 4));
+      assertThat(g.tensor("Y_h").shape()).isEqualTo(Shape.of(1, 2, 4));
+      assertThat(g.tensor("Y_c").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void sequenceLengthsAndPeepholesAreOperands() {
+      // no B: sequence_lens (I32 [batch 2]) and P ([dirs 1, 3*4]) are ONNX inputs 4 and 7
+      ModelProto m =
+          lstm(
+              new OnnxModels(13)
+                  .weight("W", 1, 16, 3)
+                  .weight("R", 1, 16, 4)
+                  .weight("P", 1, 12)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("lens", DType.I32, 2L),
+              List.of("X", "W", "R", "", "lens", "", "", "P"),
+              List.of("Y", "", "Y_c"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "lens", "P");
+      assertThat(lstm.attributes().getInts("optional_inputs", null)).containsExactly(4, 7);
+      // Y_h is not named: the op defines Y and Y_c, ONNX outputs 0 and 2
+      assertThat(lstm.outputs()).containsExactly("Y", "Y_c");
+      assertThat(lstm.attributes().getInts("optional_outputs", null)).containsExactly(0, 2);
+      assertThat(g.tensor("Y_c").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void anLstmThatNamesOnlyYhDefinesOnlyYh() {
+      // ONNX's own backend tests (test_lstm_defaults): outputs "", Y_h. Y_h [dirs 1, batch 2, 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("", "Y_h"));
+      Graph g = load(m);
+      assertThat(g.op("lstm").outputs()).containsExactly("Y_h");
+      assertThat(g.op("lstm").attributes().getInts("optional_outputs", null)).containsExactly(1);
+      assertThat(g.tensor("Y_h").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void misshapenStatesAndTooManyOperandsNameTheNode() {
+      ModelProto badState =
+          lstm(
+              lstmWeights(13, 1)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("h0", DType.F32, 2L, 1L, 4L),
+              List.of("X", "W", "R", "B", "", "h0"),
+              List.of("Y"));
+      assertThatThrownBy(() -> load(badState))
+          .isNotInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage(
+              "model.onnx: node 'lstm' (LSTM): initial_h 2x1x4 must be 1x2x4 (dirs, batch,"
+                  + " hidden_size)");
+      ModelProto nine =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B", "", "", "", "", "X"),
+              List.of("Y"));
+      assertThatThrownBy(() -> load(nine))
+          .hasMessage("model.onnx: node 'lstm' (LSTM): has 9 inputs; LSTM takes at most 8");
     }
   }
 
