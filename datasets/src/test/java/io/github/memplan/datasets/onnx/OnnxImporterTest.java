@@ -308,6 +308,19 @@ class OnnxImporterTest {
       assertThatThrownBy(() -> OnnxImporter.parseInputShapes("x=1 x=2"))
           .hasMessageContaining("given twice");
     }
+
+    @Test
+    void parsesInputValueSpecs() {
+      Map<String, List<String>> v = OnnxImporter.parseInputValues("sr=16000 mask=1,0,1;e=");
+      assertThat(v.keySet()).containsExactly("sr", "mask", "e");
+      assertThat(v.get("sr")).containsExactly("16000");
+      assertThat(v.get("mask")).containsExactly("1", "0", "1");
+      assertThat(v.get("e")).isEmpty();
+      assertThatThrownBy(() -> OnnxImporter.parseInputValues("16000"))
+          .hasMessage("input value '16000' should be name=v0,v1,... (e.g. sr=16000)");
+      assertThatThrownBy(() -> OnnxImporter.parseInputValues("sr=1 sr=2"))
+          .hasMessage("input value of 'sr' is given twice");
+    }
   }
 
   @Nested
@@ -377,6 +390,107 @@ class OnnxImporterTest {
           .hasMessage(
               "model.onnx: node 'if' (If): condition 'c' is computed at run time; memplan inlines"
                   + " only an If whose condition is constant");
+    }
+
+    /** Silero VAD's pattern on an input: If (sr == 16000) then Relu(x) else Sigmoid(x). */
+    private ModelProto ifOnInput() {
+      return new OnnxModels(16)
+          .input("x", DType.F32, 2L, 3L)
+          .input("sr", DType.I64)
+          .node(constant("k", new long[0], 16000))
+          .node("Equal", "eq", List.of("sr", "k"), List.of("cond"))
+          .node(
+              "If",
+              "if",
+              List.of("cond"),
+              List.of("y"),
+              graphAttr("then_branch", branch("Relu", "then_relu", "t")),
+              graphAttr("else_branch", branch("Sigmoid", "else_sigmoid", "e")))
+          .node("Neg", "neg", List.of("y"), List.of("z"))
+          .output("z")
+          .build();
+    }
+
+    private Graph withValues(Path dir, ModelProto m, Map<String, List<String>> values)
+        throws IOException {
+      Path file = dir.resolve("vad.onnx");
+      Files.write(file, m.toByteArray());
+      return OnnxImporter.load(file, Map.of(), values);
+    }
+
+    @Test
+    void anInputValueFoldsAnIfThatDependsOnTheInput(@TempDir Path dir) throws IOException {
+      ModelProto m = ifOnInput();
+      assertThatThrownBy(() -> withValues(dir, m, Map.of()))
+          .isInstanceOf(UnsupportedOnnxException.class)
+          .hasMessageEndingWith(
+              "node 'if' (If): condition 'cond' is computed at run time; memplan inlines only an"
+                  + " If whose condition is constant");
+      // 16000 == 16000: the then branch; 8000: the else branch
+      Graph g16 = withValues(dir, m, Map.of("sr", List.of("16000")));
+      assertThat(opNames(g16)).containsExactly("then_relu", "neg");
+      Graph g8 = withValues(dir, m, Map.of("sr", List.of("8000")));
+      assertThat(opNames(g8)).containsExactly("else_sigmoid", "neg");
+      // the input stays an input of the graph
+      assertThat(g8.inputs()).containsExactly("x", "sr");
+    }
+
+    @Test
+    void inputValuesMustFitTheirInput(@TempDir Path dir) {
+      ModelProto m = ifOnInput();
+      String file = dir.resolve("vad.onnx").toString();
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("rate", List.of("1"))))
+          .hasMessage(
+              file
+                  + ": a value is given for 'rate', which is not a tensor graph input (inputs: x,"
+                  + " sr)");
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("sr", List.of("8000", "16000"))))
+          .hasMessage(file + ": input 'sr' has shape [], which takes 1 values; 2 given");
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("sr", List.of("16k"))))
+          .hasMessage(file + ": input 'sr': value '16k' is not an integer (the input is I64)");
+      // x is F32 [2, 3]: six values in row-major order
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("x", List.of("1", "2", "3"))))
+          .hasMessage(file + ": input 'x' has shape [2, 3], which takes 6 values; 3 given");
+      assertThatThrownBy(
+              () -> withValues(dir, m, Map.of("x", List.of("1", "2", "3", "4", "5", "pi"))))
+          .hasMessage(file + ": input 'x': value 'pi' is not a F32 number");
+    }
+
+    @Test
+    void aValueOutOfItsTypesRangeIsRefused() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("b", DType.U8, 2L)
+              .node("Cast", "c", List.of("b"), List.of("y"), intAttr("to", 1))
+              .output("y")
+              .build();
+      Map<String, long[]> shapes = new java.util.HashMap<>();
+      assertThatThrownBy(
+              () ->
+                  OnnxImporter.bindValues(
+                      m, "model.onnx", shapes, Map.of("b", List.of("255", "256"))))
+          .hasMessage("model.onnx: input 'b': value 256 is out of the range of U8");
+      OnnxValue v =
+          OnnxImporter.bindValues(m, "model.onnx", shapes, Map.of("b", List.of("0", "255")))
+              .get("b");
+      assertThat(v.longs()).containsExactly(0, 255);
+    }
+
+    @Test
+    void aDynamicVectorInputTakesTheLengthOfItsValue() {
+      // a rank-1 input with a dynamic dim: three values make it [3], and its shape is recorded
+      ModelProto m =
+          new OnnxModels(13)
+              .input("v", DType.I64, "n")
+              .node("Neg", "neg", List.of("v"), List.of("y"))
+              .output("y")
+              .build();
+      Map<String, long[]> shapes = new java.util.HashMap<>();
+      OnnxValue v =
+          OnnxImporter.bindValues(m, "model.onnx", shapes, Map.of("v", List.of("1", "2", "3")))
+              .get("v");
+      assertThat(v.dims()).containsExactly(3);
+      assertThat(shapes.get("v")).containsExactly(3);
     }
 
     private static ai.onnx.proto.OnnxMl.TensorProto boolScalar(boolean v) {

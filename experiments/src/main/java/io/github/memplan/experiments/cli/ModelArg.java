@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -27,29 +28,29 @@ public final class ModelArg {
 
   /** The model {@code arg} names; an unknown name fails with the list of known ones. */
   public static ModelProvider resolve(String arg) {
-    return resolve(arg, java.util.List.of());
+    return resolve(arg, new InputShapes());
   }
 
   /**
    * The model {@code arg} names, with {@code --input NAME=d0,d1,...} overrides of an ONNX file's
-   * input shapes (they fix its dynamic dims); overrides for any other model are an error.
+   * input shapes (they fix its dynamic dims) and {@code --input-value NAME=v0,v1,...} values bound
+   * to its inputs; either for any other model is an error.
    */
-  static ModelProvider resolve(String arg, java.util.List<String> inputs) {
+  static ModelProvider resolve(String arg, InputShapes inputs) {
     String kind = fileKind(arg);
-    if (!inputs.isEmpty() && !"onnx".equals(kind)) {
+    if (inputs.any() && !"onnx".equals(kind)) {
       throw new IllegalArgumentException(
-          "--input applies to .onnx model files only, not to '" + arg + "'");
+          (inputs.specs.isEmpty() ? "--input-value" : "--input")
+              + " applies to .onnx model files only, not to '"
+              + arg
+              + "'");
     }
     if (kind != null) {
       Path file = Path.of(arg);
       if (!Files.isRegularFile(file)) {
         throw new UncheckedIOException(new NoSuchFileException(arg));
       }
-      java.util.Map<String, long[]> shapes = new java.util.LinkedHashMap<>();
-      for (String spec : inputs) {
-        shapes.putAll(io.github.memplan.datasets.onnx.OnnxImporter.parseInputShapes(spec));
-      }
-      return new FileModel(file, kind, shapes);
+      return new FileModel(file, kind, inputs.shapes(), inputs.values());
     }
     return Models.get(arg);
   }
@@ -70,15 +71,21 @@ public final class ModelArg {
   }
 
   /**
-   * An ONNX file at the input shapes it declares, or those given; dynamic dims left are reported,
-   * never guessed.
+   * An ONNX file at the input shapes it declares, or those given, with the given input values;
+   * dynamic dims left are reported, never guessed.
    */
-  static Graph loadOnnx(Path file, java.util.Map<String, long[]> shapes) throws IOException {
-    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, shapes);
+  static Graph loadOnnx(
+      Path file, java.util.Map<String, long[]> shapes, java.util.Map<String, List<String>> values)
+      throws IOException {
+    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, shapes, values);
   }
 
   /** A model read from a file. */
-  record FileModel(Path file, String source, java.util.Map<String, long[]> inputShapes)
+  record FileModel(
+      Path file,
+      String source,
+      java.util.Map<String, long[]> inputShapes,
+      java.util.Map<String, List<String>> inputValues)
       implements ModelProvider {
     @Override
     public String name() {
@@ -103,7 +110,7 @@ public final class ModelArg {
         return switch (source) {
           case "darknet" -> DarknetImporter.load(file).graph();
           case "json" -> GraphJson.read(file);
-          default -> loadOnnx(file, inputShapes);
+          default -> loadOnnx(file, inputShapes, inputValues);
         };
       } catch (IOException e) {
         throw new UncheckedIOException(e);

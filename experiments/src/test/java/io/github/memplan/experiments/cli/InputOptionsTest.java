@@ -1,0 +1,167 @@
+package io.github.memplan.experiments.cli;
+
+import static io.github.memplan.experiments.cli.MainTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.onnx.proto.OnnxMl.AttributeProto;
+import ai.onnx.proto.OnnxMl.GraphProto;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.NodeProto;
+import ai.onnx.proto.OnnxMl.OperatorSetIdProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import ai.onnx.proto.OnnxMl.TensorShapeProto;
+import ai.onnx.proto.OnnxMl.TypeProto;
+import ai.onnx.proto.OnnxMl.ValueInfoProto;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ONNX input options of every command that takes a model: {@code --input} shapes and {@code
+ * --input-value} values, on small ONNX files written here with the ONNX protobuf classes.
+ */
+class InputOptionsTest {
+  @TempDir Path dir;
+
+  // ---------------------------------------------------------------- a small ONNX writer
+
+  private static ValueInfoProto tensor(String name, int elemType, Object... dims) {
+    TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
+    for (Object d : dims) {
+      TensorShapeProto.Dimension.Builder b = TensorShapeProto.Dimension.newBuilder();
+      if (d instanceof Number n) {
+        b.setDimValue(n.longValue());
+      } else {
+        b.setDimParam((String) d);
+      }
+      shape.addDim(b);
+    }
+    return ValueInfoProto.newBuilder()
+        .setName(name)
+        .setType(
+            TypeProto.newBuilder()
+                .setTensorType(TypeProto.Tensor.newBuilder().setElemType(elemType).setShape(shape)))
+        .build();
+  }
+
+  private static NodeProto node(String op, List<String> in, String out, AttributeProto... a) {
+    return NodeProto.newBuilder()
+        .setOpType(op)
+        .setName(out)
+        .addAllInput(in)
+        .addOutput(out)
+        .addAllAttribute(List.of(a))
+        .build();
+  }
+
+  private static AttributeProto graph(String name, GraphProto g) {
+    return AttributeProto.newBuilder()
+        .setName(name)
+        .setType(AttributeProto.AttributeType.GRAPH)
+        .setG(g)
+        .build();
+  }
+
+  private Path write(String file, GraphProto.Builder g) throws IOException {
+    ModelProto m =
+        ModelProto.newBuilder()
+            .setIrVersion(8)
+            .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(16))
+            .setGraph(g.setName("g"))
+            .build();
+    Path p = dir.resolve(file);
+    Files.write(p, m.toByteArray());
+    return p;
+  }
+
+  private static final int FLOAT = 1;
+  private static final int INT64 = 7;
+
+  /**
+   * Silero VAD's pattern: {@code If (sr == 16000)} then Relu(x) else Sigmoid(x), then Neg; x is F32
+   * of {@code xDims}, sr an I64 scalar.
+   */
+  private Path ifOnSampleRate(Object... xDims) throws IOException {
+    GraphProto thenBranch = branch("Relu", "t");
+    GraphProto elseBranch = branch("Sigmoid", "e");
+    GraphProto.Builder g =
+        GraphProto.newBuilder()
+            .addInput(tensor("x", FLOAT, xDims))
+            .addInput(tensor("sr", INT64))
+            .addInitializer(
+                TensorProto.newBuilder().setName("k").setDataType(INT64).addInt64Data(16000))
+            .addNode(node("Equal", List.of("sr", "k"), "cond"))
+            .addNode(
+                node(
+                    "If",
+                    List.of("cond"),
+                    "y",
+                    graph("then_branch", thenBranch),
+                    graph("else_branch", elseBranch)))
+            .addNode(node("Neg", List.of("y"), "z"))
+            .addOutput(tensor("z", FLOAT));
+    return write("vad.onnx", g);
+  }
+
+  /** A branch of one op on x. */
+  private static GraphProto branch(String op, String out) {
+    return GraphProto.newBuilder()
+        .setName(out)
+        .addNode(node(op, List.of("x"), out))
+        .addOutput(tensor(out, FLOAT))
+        .build();
+  }
+
+  private static List<String> kinds(JsonNode show) {
+    List<String> out = new ArrayList<>();
+    show.get("opList").forEach(o -> out.add(o.get("kind").asText()));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- --input-value
+
+  @Test
+  void anInputValueFoldsAnIfOnThatInputInEveryModelCommand() throws IOException {
+    String vad = ifOnSampleRate(2L, 3L).toString();
+    MainTest.Run none = run("zoo", "show", vad);
+    assertThat(none.code()).isEqualTo(1);
+    assertThat(none.err()).contains("condition 'cond' is computed at run time").hasLineCount(1);
+    // sr = 16000 takes the then branch (Relu), 8000 the else branch (Sigmoid)
+    assertThat(kinds(run("zoo", "show", vad, "--input-value", "sr=16000", "--json").json()))
+        .containsExactly("Relu", "Neg");
+    assertThat(kinds(run("zoo", "show", vad, "--input-value", "sr=8000", "--json").json()))
+        .containsExactly("Sigmoid", "Neg");
+    MainTest.Run export =
+        run("zoo", "export", vad, "--input-value", "sr=16000", "--format", "json");
+    assertThat(export.code()).isZero();
+    assertThat(export.out()).contains("\"Relu\"").doesNotContain("\"Sigmoid\"");
+    JsonNode gmem =
+        run("gmem", "--model", vad, "--input-value", "sr=16000", "--planner", "naive", "--json")
+            .json();
+    assertThat(gmem.get("status").asText()).isIn("OPTIMAL", "FEASIBLE");
+    MainTest.Run group =
+        run("group", "--model", vad, "--input-value", "sr=16000", "--planner", "tpumlir-v0");
+    assertThat(group.code()).as(group.err()).isZero();
+  }
+
+  @Test
+  void inputValuesAreCheckedAndGivenOnce() throws IOException {
+    String vad = ifOnSampleRate(2L, 3L).toString();
+    MainTest.Run twice =
+        run("zoo", "show", vad, "--input-value", "sr=16000", "--input-value", "sr=8000");
+    assertThat(twice.code()).isEqualTo(1);
+    assertThat(twice.err()).isEqualTo("memplan: --input-value gives input 'sr' twice\n");
+    MainTest.Run notANumber = run("zoo", "show", vad, "--input-value", "sr=16k");
+    assertThat(notANumber.err())
+        .isEqualTo(
+            "memplan: " + vad + ": input 'sr': value '16k' is not an integer (the input is I64)\n");
+    MainTest.Run zoo = run("zoo", "show", "test-tiny", "--input-value", "x=1");
+    assertThat(zoo.code()).isEqualTo(1);
+    assertThat(zoo.err()).contains("--input-value applies to .onnx model files only");
+  }
+}
