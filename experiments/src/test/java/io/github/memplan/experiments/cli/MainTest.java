@@ -97,7 +97,8 @@ class MainTest {
     assertThat(r.out())
         .containsPattern("(?m)^test-stack +DsaInstance +Test only: stacks")
         .contains(
-            "--param mode=stack  stack, overlap, error, infeasible, throw, oom, deep, stall or slow");
+            "--param mode=stack  stack, overlap, error, infeasible, throw, oom, deep, stall, slow or"
+                + " shutdown");
   }
 
   @Test
