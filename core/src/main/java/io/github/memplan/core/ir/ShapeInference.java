@@ -46,11 +46,23 @@ public final class ShapeInference {
   /**
    * The output types of {@code op} given its input types, in output order: one for most kinds, as
    * many as {@code op} defines for Split, three for DynamicQuantizeLinear, and for MaxPool,
-   * LayerNormalization and LSTM their optional outputs when {@code op} defines them.
+   * LayerNormalization and LSTM their optional outputs when {@code op} defines them. Every output
+   * is checked against {@link TensorType#MAX_BYTES}.
    *
-   * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
+   * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent, or
+   *     when an output is larger than memplan plans
    */
   public static List<TensorType> infer(Op op, List<TensorType> inputs) {
+    List<TensorType> out = inferUnchecked(op, inputs);
+    for (int k = 0; k < out.size(); k++) {
+      String name = k < op.outputs().size() ? op.outputs().get(k) : "#" + k;
+      TensorType.checkBytes(
+          op.label() + ": output '" + name + "'", out.get(k).shape(), out.get(k).dtype());
+    }
+    return out;
+  }
+
+  private static List<TensorType> inferUnchecked(Op op, List<TensorType> inputs) {
     Ctx c = new Ctx(op, List.copyOf(inputs));
     try {
       return switch (op.kind()) {

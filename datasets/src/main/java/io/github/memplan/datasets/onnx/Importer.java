@@ -266,6 +266,7 @@ final class Importer {
               "tensor '" + raw + "' has negative dims " + Arrays.toString(dims));
         }
       }
+      TensorType.checkBytes("tensor '" + raw + "'", Shape.of(dims), i.dtype);
       i.dims = dims;
       i.foldable = Shape.of(dims).elements() <= OnnxValue.MAX_ELEMENTS;
     } catch (IllegalArgumentException e) {
@@ -344,6 +345,13 @@ final class Importer {
                       .collect(Collectors.joining("x"));
       i.dynamic =
           "input '" + raw + "' has " + dims + "; give its shape, e.g. " + raw + "=d0,d1,...";
+    }
+    if (i.dims != null) {
+      try {
+        TensorType.checkBytes("input '" + raw + "'", Shape.of(i.dims), i.dtype);
+      } catch (IllegalArgumentException e) {
+        throw fail(e.getMessage());
+      }
     }
     if (i.bound != null && i.dims != null && !Arrays.equals(i.bound.dims(), i.dims)) {
       throw fail(

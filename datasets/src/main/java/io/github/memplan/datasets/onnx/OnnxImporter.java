@@ -14,6 +14,7 @@ import io.github.memplan.core.io.InputText;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Role;
+import io.github.memplan.core.ir.TensorType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.MappedByteBuffer;
@@ -39,8 +40,11 @@ import java.util.Set;
  *       since some exporters write producers after their consumers.
  *   <li><b>Dynamic dims.</b> A graph input dim is dynamic when it is a {@code dim_param}, a {@code
  *       dim_value} of 0 or -1, or missing. {@code inputShapes} (e.g. {@code x=1,3,640,640}, see
- *       {@link #parseInputShapes}) fixes an input's shape; it must keep the declared rank and every
- *       declared positive dim.
+ *       {@link #parseInputShapes}, whose dims must be positive) fixes an input's shape; it must
+ *       keep the declared rank and every declared positive dim. (A dim of 0, an empty tensor as
+ *       ONNX's own tests feed, is accepted here but not from the command line.)
+ *   <li><b>Sizes.</b> No tensor may hold more than {@link TensorType#MAX_BYTES} bytes (1 TiB): an
+ *       input shape, a stored tensor or an op result beyond it fails with one line naming it.
  *   <li><b>Constant operands.</b> Operands ONNX passes as tensors but memplan keeps as attributes
  *       (Reshape's shape, Slice's starts/ends/axes/steps, Resize's scales or sizes, Pad's pads,
  *       Squeeze/Unsqueeze/Reduce axes, Split's split, Expand's shape, Tile's repeats, Clip's
@@ -414,9 +418,15 @@ public final class OnnxImporter {
                   throw new IllegalArgumentException(
                       "input shape of '" + name + "' has a dim that is not an integer", e);
                 }
-                if (shape[k] < 0) {
+                if (shape[k] <= 0) {
                   throw new IllegalArgumentException(
-                      "input shape of '" + name + "' has a negative dim");
+                      "input shape of '"
+                          + name
+                          + "' has dim "
+                          + k
+                          + " = "
+                          + shape[k]
+                          + "; dims must be positive");
                 }
               }
               out.put(name, shape);

@@ -164,4 +164,76 @@ class InputOptionsTest {
     assertThat(zoo.code()).isEqualTo(1);
     assertThat(zoo.err()).contains("--input-value applies to .onnx model files only");
   }
+
+  // ---------------------------------------------------------------- bounded input sizes
+
+  @Test
+  void inputDimsArePositiveBoundedAndGivenOnce() throws IOException {
+    String vad = ifOnSampleRate("n", 3L).toString();
+    String[] fold = {"--input-value", "sr=16000"};
+    // 99999999999 x 3 f32 = 1199999999988 bytes > 2^40 = 1099511627776
+    MainTest.Run huge =
+        run(concat(new String[] {"zoo", "show", vad, "--input", "x=99999999999,3"}, fold));
+    assertThat(huge.code()).isEqualTo(1);
+    assertThat(huge.err())
+        .isEqualTo(
+            "memplan: "
+                + vad
+                + ": input 'x' f32[99999999999x3] is 1199999999988 bytes; memplan plans tensors of"
+                + " at most 2^40 bytes (1 TiB)\n");
+    MainTest.Run zero = run(concat(new String[] {"zoo", "show", vad, "--input", "x=0,3"}, fold));
+    assertThat(zero.code()).isEqualTo(1);
+    assertThat(zero.err())
+        .isEqualTo("memplan: input shape of 'x' has dim 0 = 0; dims must be positive\n");
+    MainTest.Run twice =
+        run(
+            concat(
+                new String[] {"zoo", "show", vad, "--input", "x=2,3", "--input", "x=4,3"}, fold));
+    assertThat(twice.code()).isEqualTo(1);
+    assertThat(twice.err()).isEqualTo("memplan: --input gives input 'x' twice\n");
+    // the largest batch that fits: 91625968981 x 3 f32 = 1099511627772 bytes <= 2^40; one more
+    // row is 1099511627784 bytes
+    JsonNode edge =
+        run(concat(new String[] {"zoo", "show", vad, "--input", "x=91625968981,3", "--json"}, fold))
+            .json();
+    assertThat(edge.get("inputs").get(0).get("shape").toString()).isEqualTo("[91625968981,3]");
+    assertThat(
+            run(concat(new String[] {"zoo", "show", vad, "--input", "x=91625968982,3"}, fold))
+                .err())
+        .contains("f32[91625968982x3] is 1099511627784 bytes");
+  }
+
+  /** The command: PP-OCRv4's detector at a batch far beyond any memory. */
+  @Test
+  void anOverflowingBatchOfARealModelIsOneLine() throws IOException {
+    Path det = dir.resolve("det.onnx");
+    try (var in = getClass().getResourceAsStream("/models/ch_PP-OCRv4_det_infer.onnx")) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(
+          in != null, "rapidocr model jar not on the class path");
+      Files.copy(in, det);
+    }
+    MainTest.Run r =
+        run(
+            "gmem",
+            "--model",
+            det.toString(),
+            "--input",
+            "x=99999999999,3,640,640",
+            "--planner",
+            "naive");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .isEqualTo(
+            "memplan: "
+                + det
+                + ": input 'x' f32[99999999999x3x640x640] is 491519999995084800 bytes; memplan"
+                + " plans tensors of at most 2^40 bytes (1 TiB)\n");
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    List<String> all = new ArrayList<>(List.of(head));
+    all.addAll(List.of(tail));
+    return all.toArray(String[]::new);
+  }
 }
