@@ -67,7 +67,9 @@ import java.util.Set;
  *       cannot record it fails, naming the input. LSTM defines the outputs among Y, Y_h and Y_c
  *       that the node names.
  *   <li><b>Control flow.</b> An {@code If} whose condition is constant is replaced by its taken
- *       branch; any other {@code If}, {@code Loop} or {@code Scan} is unsupported.
+ *       branch; any other {@code If} is unsupported ({@link RunTimeConditionException} names the
+ *       graph inputs its condition depends on, whose values may fold it), as are {@code Loop} and
+ *       {@code Scan}.
  *   <li><b>Domains.</b> Opset imports of other domains are tolerated; a node of another domain is
  *       unsupported when it is live.
  *   <li><b>Dead code.</b> Nodes no graph output depends on are dropped before anything about them
@@ -78,7 +80,7 @@ import java.util.Set;
  * {@code model.onnx: node 'Conv_12' (Conv): input channels 3 != weight channels*group 4};
  * constructs memplan does not model throw its subclass {@link UnsupportedOnnxException}; tensors
  * whose shape cannot be made static are all listed by {@link NonStaticShapesException}, never
- * guessed.
+ * guessed, with every graph input without a static shape behind them.
  */
 public final class OnnxImporter {
   private OnnxImporter() {}

@@ -267,10 +267,25 @@ class OnnxImporterTest {
       assertThatThrownBy(() -> load(fourSpellings()))
           .isInstanceOfSatisfying(
               NonStaticShapesException.class,
-              e -> assertThat(e.tensors()).containsExactly("a", "b", "c", "d", "ab", "cd", "out"))
+              e -> {
+                assertThat(e.tensors()).containsExactly("a", "b", "c", "d", "ab", "cd", "out");
+                // every input at once, with the declared dim kept in the example
+                assertThat(e.dynamicInputs())
+                    .extracting(NonStaticShapesException.DynamicInput::name)
+                    .containsExactly("a", "b", "c", "d");
+                assertThat(e.dynamicInputs().get(3).example("D")).isEqualTo("d=D0,3");
+                assertThat(e.source()).isEqualTo("model.onnx");
+              })
           .hasMessageStartingWith(
-              "model.onnx: 7 tensors have no static shape (input 'a' has dynamic dims ?x3;"
-                  + " give its shape, e.g. a=d0,d1,...)");
+              "model.onnx: 7 tensors have no static shape (inputs 'a' (?x3), 'b' (?x3), 'c' (?x3)"
+                  + " and 'd' (?x3) have dynamic dims; give their shapes, e.g. a=d0,3 b=d0,3"
+                  + " c=d0,3 d=d0,3)");
+      // with three fixed, the one left is named alone
+      long[] s = {2, 3};
+      assertThatThrownBy(() -> load(fourSpellings(), Map.of("a", s, "b", s, "c", s)))
+          .hasMessageStartingWith(
+              "model.onnx: 3 tensors have no static shape (input 'd' has dynamic dims ?x3; give"
+                  + " its shape, e.g. d=d0,3)");
     }
 
     @Test
@@ -389,7 +404,7 @@ class OnnxImporterTest {
           .isInstanceOf(UnsupportedOnnxException.class)
           .hasMessage(
               "model.onnx: node 'if' (If): condition 'c' is computed at run time; memplan inlines"
-                  + " only an If whose condition is constant");
+                  + " only an If whose condition is constant (it depends on input 'c')");
     }
 
     /** Silero VAD's pattern on an input: If (sr == 16000) then Relu(x) else Sigmoid(x). */
@@ -422,10 +437,11 @@ class OnnxImporterTest {
     void anInputValueFoldsAnIfThatDependsOnTheInput(@TempDir Path dir) throws IOException {
       ModelProto m = ifOnInput();
       assertThatThrownBy(() -> withValues(dir, m, Map.of()))
-          .isInstanceOf(UnsupportedOnnxException.class)
+          .isInstanceOfSatisfying(
+              RunTimeConditionException.class, e -> assertThat(e.inputs()).containsExactly("sr"))
           .hasMessageEndingWith(
               "node 'if' (If): condition 'cond' is computed at run time; memplan inlines only an"
-                  + " If whose condition is constant");
+                  + " If whose condition is constant (it depends on input 'sr')");
       // 16000 == 16000: the then branch; 8000: the else branch
       Graph g16 = withValues(dir, m, Map.of("sr", List.of("16000")));
       assertThat(opNames(g16)).containsExactly("then_relu", "neg");

@@ -5,6 +5,9 @@ import io.github.memplan.core.ir.ModelProvider;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.datasets.darknet.DarknetImporter;
 import io.github.memplan.datasets.json.GraphJson;
+import io.github.memplan.datasets.onnx.NonStaticShapesException;
+import io.github.memplan.datasets.onnx.OnnxImporter;
+import io.github.memplan.datasets.onnx.RunTimeConditionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,7 +31,7 @@ public final class ModelArg {
 
   /** The model {@code arg} names; an unknown name fails with the list of known ones. */
   public static ModelProvider resolve(String arg) {
-    return resolve(arg, new InputShapes());
+    return resolve(arg, new InputShapes(), false);
   }
 
   /**
@@ -37,6 +40,14 @@ public final class ModelArg {
    * to its inputs; either for any other model is an error.
    */
   static ModelProvider resolve(String arg, InputShapes inputs) {
+    return resolve(arg, inputs, true);
+  }
+
+  /**
+   * As {@link #resolve(String, InputShapes)}; {@code options} says whether the command takes {@code
+   * --input} and {@code --input-value}, which an ONNX file's messages then name.
+   */
+  private static ModelProvider resolve(String arg, InputShapes inputs, boolean options) {
     String kind = fileKind(arg);
     if (inputs.any() && !"onnx".equals(kind)) {
       throw new IllegalArgumentException(
@@ -47,13 +58,23 @@ public final class ModelArg {
     }
     if (kind != null) {
       Path file = Path.of(arg);
+      if (Files.isDirectory(file)) {
+        throw new IllegalArgumentException(
+            arg + ": is a directory, not a " + KIND_NAMES.get(kind) + " model file");
+      }
       if (!Files.isRegularFile(file)) {
+        if (Files.exists(file)) {
+          throw new IllegalArgumentException(arg + ": not a regular file");
+        }
         throw new UncheckedIOException(new NoSuchFileException(arg));
       }
-      return new FileModel(file, kind, inputs.shapes(), inputs.values());
+      return new FileModel(file, kind, inputs.shapes(), inputs.values(), options);
     }
     return Models.get(arg);
   }
+
+  private static final java.util.Map<String, String> KIND_NAMES =
+      java.util.Map.of("darknet", "darknet .cfg", "json", "memplan graph .json", "onnx", ".onnx");
 
   /** {@code darknet}, {@code json} or {@code onnx} by extension; {@code null} for a zoo name. */
   public static String fileKind(String arg) {
@@ -72,20 +93,64 @@ public final class ModelArg {
 
   /**
    * An ONNX file at the input shapes it declares, or those given, with the given input values;
-   * dynamic dims left are reported, never guessed.
+   * dynamic dims left are reported, never guessed. With {@code options}, a failure that an input
+   * shape or value would fix names the command-line options that give them, for every input at
+   * once.
    */
   static Graph loadOnnx(
-      Path file, java.util.Map<String, long[]> shapes, java.util.Map<String, List<String>> values)
+      Path file,
+      java.util.Map<String, long[]> shapes,
+      java.util.Map<String, List<String>> values,
+      boolean options)
       throws IOException {
-    return io.github.memplan.datasets.onnx.OnnxImporter.load(file, shapes, values);
+    try {
+      return OnnxImporter.load(file, shapes, values);
+    } catch (NonStaticShapesException e) {
+      if (!options || e.dynamicInputs().isEmpty()) {
+        throw e;
+      }
+      List<NonStaticShapesException.DynamicInput> in = e.dynamicInputs();
+      throw new IllegalArgumentException(
+          e.source()
+              + ": "
+              + NonStaticShapesException.describe(in)
+              + "; give "
+              + (in.size() == 1 ? "its shape" : "their shapes")
+              + " with "
+              + in.stream()
+                  .map(d -> "--input " + d.example("D"))
+                  .collect(java.util.stream.Collectors.joining(" "))
+              + " ("
+              + e.tensors().size()
+              + " tensors have no static shape)",
+          e);
+    } catch (RunTimeConditionException e) {
+      if (!options || e.inputs().isEmpty()) {
+        throw e;
+      }
+      throw new IllegalArgumentException(
+          e.getMessage()
+              + "; give "
+              + (e.inputs().size() == 1 ? "its value" : "their values")
+              + " with "
+              + e.inputs().stream()
+                  .map(n -> "--input-value " + n + "=V")
+                  .collect(java.util.stream.Collectors.joining(" ")),
+          e);
+    }
   }
 
-  /** A model read from a file. */
+  /**
+   * A model read from a file.
+   *
+   * @param options whether messages may name {@code --input} and {@code --input-value}
+   */
   record FileModel(
       Path file,
       String source,
       java.util.Map<String, long[]> inputShapes,
-      java.util.Map<String, List<String>> inputValues)
+      java.util.Map<String, List<String>> inputValues,
+      boolean options)
       implements ModelProvider {
     @Override
     public String name() {
@@ -110,7 +175,7 @@ public final class ModelArg {
         return switch (source) {
           case "darknet" -> DarknetImporter.load(file).graph();
           case "json" -> GraphJson.read(file);
-          default -> loadOnnx(file, inputShapes, inputValues);
+          default -> loadOnnx(file, inputShapes, inputValues, options);
         };
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -130,7 +130,13 @@ class InputOptionsTest {
     String vad = ifOnSampleRate(2L, 3L).toString();
     MainTest.Run none = run("zoo", "show", vad);
     assertThat(none.code()).isEqualTo(1);
-    assertThat(none.err()).contains("condition 'cond' is computed at run time").hasLineCount(1);
+    assertThat(none.err())
+        .isEqualTo(
+            "memplan: "
+                + vad
+                + ": node 'y' (If): condition 'cond' is computed at run time; memplan inlines only"
+                + " an If whose condition is constant (it depends on input 'sr'); give its value"
+                + " with --input-value sr=V\n");
     // sr = 16000 takes the then branch (Relu), 8000 the else branch (Sigmoid)
     assertThat(kinds(run("zoo", "show", vad, "--input-value", "sr=16000", "--json").json()))
         .containsExactly("Relu", "Neg");
@@ -163,6 +169,59 @@ class InputOptionsTest {
     MainTest.Run zoo = run("zoo", "show", "test-tiny", "--input-value", "x=1");
     assertThat(zoo.code()).isEqualTo(1);
     assertThat(zoo.err()).contains("--input-value applies to .onnx model files only");
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  @Test
+  void everyDynamicInputIsNamedAtOnceWithTheOptionToGiveIt() throws IOException {
+    // x [n, 3] and a second dynamic input m [?, ?] added to it: both are named, with --input
+    GraphProto.Builder g =
+        GraphProto.newBuilder()
+            .addInput(tensor("x", FLOAT, "n", 3L))
+            .addInput(tensor("m", FLOAT, "a", "b"))
+            .addNode(node("Add", List.of("x", "m"), "y"))
+            .addOutput(tensor("y", FLOAT));
+    String two = write("two.onnx", g).toString();
+    MainTest.Run r = run("gmem", "--model", two, "--planner", "naive");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .isEqualTo(
+            "memplan: "
+                + two
+                + ": inputs 'x' (?x3) and 'm' (?x?) have dynamic dims; give their shapes with"
+                + " --input x=D0,3 --input m=D0,D1 (3 tensors have no static shape)\n");
+    MainTest.Run one = run("gmem", "--model", two, "--input", "m=2,3", "--planner", "naive");
+    assertThat(one.err())
+        .isEqualTo(
+            "memplan: "
+                + two
+                + ": input 'x' has dynamic dims ?x3; give its shape with --input x=D0,3 (2 tensors"
+                + " have no static shape)\n");
+    assertThat(
+            run(
+                    "gmem",
+                    "--model",
+                    two,
+                    "--input",
+                    "m=2,3",
+                    "--input",
+                    "x=2,3",
+                    "--planner",
+                    "naive")
+                .code())
+        .isZero();
+  }
+
+  @Test
+  void aDirectoryIsNotAModelFile() throws IOException {
+    Path d = Files.createDirectory(dir.resolve("x.onnx"));
+    MainTest.Run r = run("zoo", "show", d.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("memplan: " + d + ": is a directory, not a .onnx model file\n");
+    MainTest.Run missing = run("zoo", "show", dir.resolve("y.onnx").toString());
+    assertThat(missing.err())
+        .isEqualTo("memplan: " + dir.resolve("y.onnx") + ": no such file or directory\n");
   }
 
   // ---------------------------------------------------------------- bounded input sizes
