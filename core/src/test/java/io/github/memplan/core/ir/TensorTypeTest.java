@@ -25,8 +25,10 @@ class TensorTypeTest {
     fits(Shape.of(1L << 37), DType.I64);
     assertThatThrownBy(() -> TensorType.checkBytes("t", Shape.of((1L << 37) + 1), DType.I64))
         .hasMessageContaining("is 1099511627784 bytes");
-    // a zero dim holds nothing, whatever the others
+    // a zero dim holds nothing, whatever the others and wherever it stands
     fits(Shape.of(0, Long.MAX_VALUE, Long.MAX_VALUE), DType.F64);
+    fits(Shape.of(1L << 62, 1L << 62, 0), DType.F64);
+    org.assertj.core.api.Assertions.assertThat(Shape.of(1L << 62, 1L << 62, 0).elements()).isZero();
   }
 
   @Test
