@@ -985,7 +985,11 @@ final class Importer {
     }
   }
 
-  /** The graph inputs without a bound value that {@code tensor} is computed from. */
+  /**
+   * The graph inputs without a bound value that {@code tensor} is computed from, when their values
+   * would let the folder compute it (every op on the way is one it evaluates, every stored tensor
+   * small enough); otherwise empty.
+   */
   private List<String> unboundInputsBehind(String tensor) {
     Set<String> seen = new HashSet<>();
     Set<String> out = new LinkedHashSet<>();
@@ -998,8 +1002,16 @@ final class Importer {
       }
       if (i.source == Source.INPUT && i.bound == null) {
         out.add(t);
-      } else if (i.source == Source.NODE && i.producer != null) {
-        List<String> ins = i.producer.inputs;
+      } else if (i.source == Source.STORED && !i.foldable) {
+        return List.of();
+      } else if (i.source == Source.NODE) {
+        FlatNode f = i.producer;
+        if (f == null
+            || f.op == null && !f.foldOnly
+            || f.op != null && !Folder.supports(f.op.kind())) {
+          return List.of();
+        }
+        List<String> ins = f.inputs;
         for (int k = ins.size() - 1; k >= 0; k--) {
           if (!ins.get(k).isEmpty()) {
             todo.push(ins.get(k));

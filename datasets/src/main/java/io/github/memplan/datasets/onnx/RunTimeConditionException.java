@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * An {@code If} whose condition is computed at run time, which memplan cannot inline; {@link
  * #inputs()} names the graph inputs the condition depends on and no value is bound to (Silero VAD's
- * {@code sr}), whose values may fold it.
+ * {@code sr}) when their values would let the importer fold it, and is empty otherwise (a condition
+ * on the model's own result, say).
  */
 public class RunTimeConditionException extends UnsupportedOnnxException {
   private static final long serialVersionUID = 1L;
@@ -17,7 +18,7 @@ public class RunTimeConditionException extends UnsupportedOnnxException {
     this.inputs = List.copyOf(inputs);
   }
 
-  /** The unbound graph inputs the condition depends on, in the order met; may be empty. */
+  /** The unbound graph inputs whose values would fold the condition, in the order met. */
   public List<String> inputs() {
     return inputs;
   }

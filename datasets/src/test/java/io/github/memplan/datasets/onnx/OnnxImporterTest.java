@@ -452,6 +452,24 @@ class OnnxImporterTest {
     }
 
     @Test
+    void aConditionTheFolderCannotComputeNamesNoInput() {
+      // openWakeWord's verifier pattern: If (Sigmoid(p) > 0) on the model's own score; the folder
+      // does not evaluate Sigmoid, so a value for p would not fold it: no input is named
+      ModelProto m =
+          ifModel("cond", "y")
+              .input("p", DType.F32)
+              .node(floatConstant("zero"))
+              .node("Sigmoid", "sig", List.of("p"), List.of("s"))
+              .node("Greater", "gt", List.of("s", "zero"), List.of("cond"))
+              .output("y")
+              .build();
+      assertThatThrownBy(() -> load(m))
+          .isInstanceOfSatisfying(
+              RunTimeConditionException.class, e -> assertThat(e.inputs()).isEmpty())
+          .hasMessageEndingWith("memplan inlines only an If whose condition is constant");
+    }
+
+    @Test
     void inputValuesMustFitTheirInput(@TempDir Path dir) {
       ModelProto m = ifOnInput();
       String file = dir.resolve("vad.onnx").toString();
