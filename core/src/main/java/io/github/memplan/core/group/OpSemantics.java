@@ -41,6 +41,9 @@ import java.util.Optional;
  *       rule is not a LocalGen op in §2.3's list).
  *   <li>Slice's backward rule takes exactly the rows it reads, {@code (start + o·step, (L-1)·step +
  *       1)}, not §4.1's {@code L·step + offset} over-approximation.
+ *   <li>Cast (and DynamicQuantizeLinear, taken as Cast) is always local: {@code
+ *       tpu::CastOp::LocalGenSupport}'s CV18xx type pairs (8-bit to BF16, BF16 to signed integer)
+ *       and its BM1684 refusal of an INT32 input are not modelled.
  *   <li>Scratch sizes follow §4.2's BM1684X-family and CV18xx lists; the closed parts (3ic
  *       optimisation, f8 paths, MatMul's rearranged copies, BM1688 coefficient-merged cases) are
  *       left out; BM1684 uses the BM1684X list.
@@ -55,13 +58,25 @@ public final class OpSemantics {
   /**
    * The kind whose LayerGroup rules {@code op} follows: ONNX's integer ops of the zoo's int8 models
    * ({@code MatMulInteger}, {@code ConvInteger}, from dynamic quantization) are INT8 MatMul and
-   * Conv; their zero-point operands are scalars, which every slice reads whole. This mapping is
-   * memplan's: TPU-MLIR's ONNX front end was not checked for these ops.
+   * Conv; their zero-point operands are scalars, which every slice reads whole. {@code
+   * DynamicQuantizeLinear}, which quantizes the activation those ops read, is TPU-MLIR's quantizing
+   * {@code tpu.Cast} (F32/BF16/F16 to INT8/UINT8 at the scale and zero point of its result's
+   * quantized type: {@code lib/Dialect/Tpu/Interfaces/Common/Cast.cpp}, {@code
+   * tpu::CastOp::inference}, identity {@code getIndexingMaps}, read at commit 317af1a4b5), a
+   * LocalGen op sliced like any elementwise op; its scale and zero point, scalars, are read whole.
+   *
+   * <p>This mapping is memplan's: TPU-MLIR's ONNX front end has no converter for these three ops
+   * ({@code python/transform/OnnxConverter.py}, {@code onnxop_factory}, read at commit 0033e680e7),
+   * so it cannot import these files; it quantizes a float model with calibrated, static scales, and
+   * its INT8 lowering then quantizes activations with {@code tpu.Cast}. Departure: ONNX's
+   * DynamicQuantizeLinear computes its scale from the whole tensor at run time, which no slice can
+   * do alone; memplan takes the scale as TPU-MLIR's calibration fixes it.
    */
   static OpKind kind(Op op) {
     return switch (op.kind()) {
       case MAT_MUL_INTEGER -> OpKind.MAT_MUL;
       case CONV_INTEGER -> OpKind.CONV;
+      case DYNAMIC_QUANTIZE_LINEAR -> OpKind.CAST;
       default -> op.kind();
     };
   }

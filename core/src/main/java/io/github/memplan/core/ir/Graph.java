@@ -233,6 +233,8 @@ public final class Graph {
         throw new IllegalArgumentException(
             "graph '" + name + "': tensor '" + t.name() + "' is defined twice");
       }
+      TensorType.checkBytes(
+          "graph '" + name + "': tensor '" + t.name() + "'", t.shape(), t.dtype());
       tensors.put(t.name(), t);
       return t;
     }

@@ -46,8 +46,17 @@ public final class Shape {
     return dims.clone();
   }
 
-  /** Number of elements (1 for a scalar). */
+  /**
+   * Number of elements (1 for a scalar, 0 when a dim is 0 whatever the others).
+   *
+   * @throws ArithmeticException when the count does not fit a long
+   */
   public long elements() {
+    for (long d : dims) {
+      if (d == 0) {
+        return 0;
+      }
+    }
     long n = 1;
     for (long d : dims) {
       n = Math.multiplyExact(n, d);

@@ -22,10 +22,12 @@ import java.util.Set;
  *       zero point); MaxPool's optional indices and LayerNormalization's optional mean and inverse
  *       standard deviation are inferred when the op names them. Training-mode BatchNormalization's
  *       running statistics are not modelled: it is rejected.
- *   <li>LSTM takes X, W, R and an optional B and defines Y only; the optional {@code
- *       sequence_lens}, {@code initial_h}, {@code initial_c} and peephole {@code P} inputs and the
- *       {@code Y_h}/{@code Y_c} outputs are not modelled (all sequences full length, zero initial
- *       state, no peepholes).
+ *   <li>LSTM's optional inputs are identified by position in ONNX, where an absent one is an empty
+ *       name; here the operands after X, W and R are only those given, and attribute {@code
+ *       optional_inputs} names their ONNX input indices when one is absent before a later one
+ *       (PyTorch exports B, no sequence_lens, initial_h, initial_c: {@code [3, 5, 6]}); its outputs
+ *       are those of Y, Y_h and Y_c the op defines, attribute {@code optional_outputs} naming their
+ *       indices when one is left out before a later one (Y_h alone: {@code [1]}).
  *   <li>Conv and ConvTranspose accept an {@code I32} bias on {@code I8}/{@code U8} data, the
  *       convention of quantized graphs; ONNX's float Conv requires one type for all operands.
  *   <li>Pooling with {@code ceil_mode} drops a last window that would start in the end padding, as
@@ -43,12 +45,24 @@ public final class ShapeInference {
 
   /**
    * The output types of {@code op} given its input types, in output order: one for most kinds, as
-   * many as {@code op} defines for Split, three for DynamicQuantizeLinear, and for MaxPool and
-   * LayerNormalization their optional outputs when {@code op} defines them.
+   * many as {@code op} defines for Split, three for DynamicQuantizeLinear, and for MaxPool,
+   * LayerNormalization and LSTM their optional outputs when {@code op} defines them. Every output
+   * is checked against {@link TensorType#MAX_BYTES}.
    *
-   * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent
+   * @throws IllegalArgumentException naming the op when inputs or attributes are inconsistent, or
+   *     when an output is larger than memplan plans
    */
   public static List<TensorType> infer(Op op, List<TensorType> inputs) {
+    List<TensorType> out = inferUnchecked(op, inputs);
+    for (int k = 0; k < out.size(); k++) {
+      String name = k < op.outputs().size() ? op.outputs().get(k) : "#" + k;
+      TensorType.checkBytes(
+          op.label() + ": output '" + name + "'", out.get(k).shape(), out.get(k).dtype());
+    }
+    return out;
+  }
+
+  private static List<TensorType> inferUnchecked(Op op, List<TensorType> inputs) {
     Ctx c = new Ctx(op, List.copyOf(inputs));
     try {
       return switch (op.kind()) {
@@ -56,6 +70,7 @@ public final class ShapeInference {
         case DYNAMIC_QUANTIZE_LINEAR -> dynamicQuantizeLinear(c);
         case MAX_POOL -> withOptionalOutputs(c, 2);
         case LAYER_NORMALIZATION -> withOptionalOutputs(c, 3);
+        case LSTM -> lstm(c);
         default -> List.of(single(c));
       };
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -157,7 +172,6 @@ public final class ShapeInference {
       case PAD -> pad(c);
       case SLICE -> slice(c);
       case GATHER -> gather(c);
-      case LSTM -> lstm(c);
       case EXPAND -> expand(c);
       case TILE -> tile(c);
       case QUANTIZE_LINEAR -> quantizeLinear(c);
@@ -165,7 +179,7 @@ public final class ShapeInference {
       case MAT_MUL_INTEGER -> matMulInteger(c);
       case CONV_INTEGER -> convInteger(c);
       case ATTENTION -> attention(c);
-      case SPLIT, DYNAMIC_QUANTIZE_LINEAR ->
+      case SPLIT, DYNAMIC_QUANTIZE_LINEAR, LSTM ->
           throw new AssertionError("multi-output kind " + c.op.kind());
     };
   }
@@ -1657,15 +1671,26 @@ public final class ShapeInference {
 
   // ---------------------------------------------------------------- recurrent
 
+  /** ONNX LSTM's optional inputs after X, W and R, by input index. */
+  private static final String[] LSTM_OPTIONAL = {
+    "B", "sequence_lens", "initial_h", "initial_c", "P"
+  };
+
   /**
    * LSTM: X [seq, batch, input] (layout 0, the default) or [batch, seq, input] (layout 1), W [dirs,
-   * 4*hidden, input], R [dirs, 4*hidden, hidden], optional B [dirs, 8*hidden]; attributes
-   * hidden_size (taken from R when absent), direction forward, reverse or bidirectional (dirs 1 or
-   * 2), layout, input_forget. Output Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs,
-   * hidden]).
+   * 4*hidden, input], R [dirs, 4*hidden, hidden], then the optional B [dirs, 8*hidden],
+   * sequence_lens (I32 [batch]), initial_h and initial_c ([dirs, batch, hidden], layout 1 [batch,
+   * dirs, hidden]) and P [dirs, 3*hidden] that are given, in that order; attribute {@code
+   * optional_inputs} names the ONNX input index (3 to 7) of each operand after R when one is absent
+   * before a later one (default: 3, 4, ... in order); hidden_size (taken from R when absent),
+   * direction forward, reverse or bidirectional (dirs 1 or 2), layout, input_forget. Outputs: those
+   * of Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]), Y_h and Y_c
+   * (initial_h's shape) the op defines, in that order; attribute {@code optional_outputs} names
+   * their ONNX output indices (0 to 2) when one is left out before a later one (default: 0, 1, ...
+   * in order).
    */
-  private static TensorType lstm(Ctx c) {
-    c.arity(3, 4);
+  private static List<TensorType> lstm(Ctx c) {
+    c.arity(3, 8);
     TensorType x = c.in(0);
     TensorType w = c.in(1);
     TensorType r = c.in(2);
@@ -1699,7 +1724,8 @@ public final class ShapeInference {
     long seq = x.shape().dim(layout == 0 ? 0 : 1);
     long batch = x.shape().dim(layout == 0 ? 1 : 0);
     long input = x.shape().dim(2);
-    Shape wantW = Shape.of(dirs, 4 * hidden, input);
+    long gates = Math.multiplyExact(4, hidden);
+    Shape wantW = Shape.of(dirs, gates, input);
     if (!w.shape().equals(wantW)) {
       throw c.fail(
           "W "
@@ -1714,7 +1740,7 @@ public final class ShapeInference {
               + x.shape()
               + ")");
     }
-    Shape wantR = Shape.of(dirs, 4 * hidden, hidden);
+    Shape wantR = Shape.of(dirs, gates, hidden);
     if (!r.shape().equals(wantR)) {
       throw c.fail(
           "R "
@@ -1725,15 +1751,113 @@ public final class ShapeInference {
               + hidden
               + ")");
     }
-    if (c.inputs.size() == 4) {
-      c.sameDtype(0, 3);
-      Shape wantB = Shape.of(dirs, 8 * hidden);
-      if (!c.in(3).shape().equals(wantB)) {
-        throw c.fail("B " + c.in(3).shape() + " must be " + wantB + " (dirs, 8*hidden_size)");
+    Shape state = layout == 0 ? Shape.of(dirs, batch, hidden) : Shape.of(batch, dirs, hidden);
+    long[] slots = lstmSlots(c);
+    for (int k = 0; k < slots.length; k++) {
+      int i = 3 + k;
+      TensorType t = c.in(i);
+      String name = LSTM_OPTIONAL[(int) slots[k] - 3];
+      Shape want =
+          switch (name) {
+            case "B" -> Shape.of(dirs, Math.multiplyExact(8, hidden));
+            case "sequence_lens" -> Shape.of(batch);
+            case "P" -> Shape.of(dirs, Math.multiplyExact(3, hidden));
+            default -> state;
+          };
+      if (name.equals("sequence_lens")) {
+        if (t.dtype() != DType.I32) {
+          throw c.fail("sequence_lens must be I32, got " + t.dtype());
+        }
+      } else if (t.dtype() != x.dtype()) {
+        throw c.fail(name + " has dtype " + t.dtype() + " but X has " + x.dtype());
+      }
+      if (!t.shape().equals(want)) {
+        throw c.fail(name + " " + t.shape() + " must be " + want + lstmShapeNote(name, layout));
       }
     }
     Shape y = layout == 0 ? Shape.of(seq, dirs, batch, hidden) : Shape.of(batch, seq, dirs, hidden);
-    return new TensorType(y, x.dtype());
+    List<TensorType> out = new ArrayList<>();
+    for (long slot : lstmOutputSlots(c)) {
+      out.add(new TensorType(slot == 0 ? y : state, x.dtype()));
+    }
+    return out;
+  }
+
+  /** The ONNX input index of each LSTM operand after R (attribute {@code optional_inputs}). */
+  private static long[] lstmSlots(Ctx c) {
+    return slots(c, "optional_inputs", c.inputs.size() - 3, 3, 7, "inputs", " after R", "B", "P");
+  }
+
+  /** The ONNX output index of each LSTM output (attribute {@code optional_outputs}). */
+  private static long[] lstmOutputSlots(Ctx c) {
+    int n = c.op.outputs().size();
+    if (n < 1 || n > 3) {
+      throw c.fail("defines " + n + " outputs; LSTM has Y, Y_h and Y_c");
+    }
+    return slots(c, "optional_outputs", n, 0, 2, "outputs", "", "Y", "Y_c");
+  }
+
+  /**
+   * Ints attribute {@code name}: {@code n} strictly increasing indices in [{@code lo}, {@code hi}]
+   * ({@code first} to {@code last}), by default {@code lo, lo + 1, ...}.
+   */
+  private static long[] slots(
+      Ctx c,
+      String name,
+      int n,
+      long lo,
+      long hi,
+      String what,
+      String where,
+      String first,
+      String last) {
+    long[] consecutive = new long[n];
+    for (int k = 0; k < n; k++) {
+      consecutive[k] = lo + k;
+    }
+    long[] slots = c.attrs().getInts(name, consecutive);
+    if (slots.length != n) {
+      throw c.fail(
+          name
+              + " "
+              + Arrays.toString(slots)
+              + " names "
+              + slots.length
+              + " "
+              + what
+              + " but the op has "
+              + n
+              + where);
+    }
+    for (int k = 0; k < n; k++) {
+      if (slots[k] < lo || slots[k] > hi || (k > 0 && slots[k] <= slots[k - 1])) {
+        throw c.fail(
+            name
+                + " "
+                + Arrays.toString(slots)
+                + " must be increasing ONNX "
+                + what.substring(0, what.length() - 1)
+                + " indices from "
+                + lo
+                + " ("
+                + first
+                + ") to "
+                + hi
+                + " ("
+                + last
+                + ")");
+      }
+    }
+    return slots;
+  }
+
+  private static String lstmShapeNote(String name, long layout) {
+    return switch (name) {
+      case "B" -> " (dirs, 8*hidden_size)";
+      case "sequence_lens" -> " (batch)";
+      case "P" -> " (dirs, 3*hidden_size)";
+      default -> layout == 0 ? " (dirs, batch, hidden_size)" : " (batch, dirs, hidden_size)";
+    };
   }
 
   // ---------------------------------------------------------------- helpers

@@ -107,4 +107,61 @@ class OpSemanticsTest {
     assertThat(OpSemantics.backward(g, g.op("conv"), 0, Axis.H, new Range(4, 4), bm1684x))
         .contains(new Range(3, 6));
   }
+
+  /**
+   * x f32[1,8,16,16] → DynamicQuantizeLinear (xq u8, scale, zero point) → ConvInteger 3x3/p1 with
+   * the zero point → Cast to f32 → Mul by scale · filter scale → Relu: ONNX's dynamic quantization
+   * of a conv, as the zoo's int8 files write it.
+   */
+  private static Graph dynamicQuantConv() {
+    Graph.Builder b = Graph.builder("dq");
+    b.input("x", DType.F32, 1, 8, 16, 16);
+    b.weight("k", DType.I8, 8, 8, 3, 3);
+    b.constant("ks", DType.F32);
+    b.op(
+        "dql",
+        io.github.memplan.core.ir.OpKind.DYNAMIC_QUANTIZE_LINEAR,
+        Attributes.empty(),
+        java.util.List.of("x"),
+        java.util.List.of("xq", "xs", "xzp"));
+    b.op(
+        "conv",
+        io.github.memplan.core.ir.OpKind.CONV_INTEGER,
+        Attributes.builder().put("pads", 1L, 1L, 1L, 1L).build(),
+        "xq",
+        "k",
+        "xzp");
+    b.op(
+        "cast",
+        io.github.memplan.core.ir.OpKind.CAST,
+        Attributes.builder().put("to", DType.F32.onnxCode()).build(),
+        "conv");
+    b.op("s", io.github.memplan.core.ir.OpKind.MUL, Attributes.empty(), "xs", "ks");
+    b.op("deq", io.github.memplan.core.ir.OpKind.MUL, Attributes.empty(), "cast", "s");
+    b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "deq");
+    return b.output("relu").build();
+  }
+
+  @Test
+  void dynamicQuantizeLinearFollowsTheInt8QuantizingCast() {
+    // TPU-MLIR quantizes an activation with tpu.Cast (F32 to INT8/UINT8 at a calibrated scale), a
+    // LocalGen op sliced like any elementwise op; DynamicQuantizeLinear is taken as that Cast
+    Graph g = dynamicQuantConv();
+    assertThat(OpSemantics.whyGlobal(g, g.op("dql"), bm1684x)).isEmpty();
+    for (Axis a : new Axis[] {Axis.N, Axis.H, Axis.W}) {
+      assertThat(OpSemantics.allowSplit(g, g.op("dql"), a)).isTrue();
+    }
+    // identity: output rows [4, 8) read input rows [4, 8)
+    assertThat(OpSemantics.backward(g, g.op("dql"), 0, Axis.H, new Range(4, 4), bm1684x))
+        .contains(new Range(4, 4));
+    // the whole chain groups: two H slices of 8 rows; the conv reads one halo row each side, the
+    // quantization none, so x is sliced as xq is: (0, 9) and (7, 9)
+    var order = io.github.memplan.core.ir.Schedule.topological(g);
+    SliceResult r =
+        Slicing.slice(g, order, bm1684x, ShapeSecs.nh(1, 2), SliceRules.V0.withH2Rule(false));
+    assertThat(r).isInstanceOf(SliceResult.Sliced.class);
+    var slices = ((SliceResult.Sliced) r).slices();
+    assertThat(slices.get("xq").h()).containsExactly(new Range(0, 9), new Range(7, 9));
+    assertThat(slices.get("x").h()).containsExactly(new Range(0, 9), new Range(7, 9));
+  }
 }

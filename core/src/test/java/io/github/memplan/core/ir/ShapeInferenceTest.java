@@ -936,6 +936,133 @@ class ShapeInferenceTest {
           f32(1, 16));
     }
 
+    private List<TensorType> lstm(Attributes.Builder a, int outputs, TensorType... in) {
+      List<String> outs = List.of("y", "y_h", "y_c").subList(0, outputs);
+      Op op = new Op("l", OpKind.LSTM, a.build(), names(in.length), outs);
+      return ShapeInference.infer(op, Arrays.asList(in));
+    }
+
+    @Test
+    void pytorchsInitialStateAndFinalStates() {
+      // PyTorch exports X, W, R, B, "", initial_h, initial_c -> Y, Y_h, Y_c; the absent
+      // sequence_lens makes the operands after R the ONNX inputs 3, 5 and 6. seq 5, batch 2,
+      // input 3, hidden 4, one direction: Y [5, 1, 2, 4]; Y_h and Y_c [dirs 1, batch 2, 4].
+      TensorType state = f32(1, 2, 4);
+      assertThat(
+              lstm(
+                  attrs().put("hidden_size", 4).put("optional_inputs", 3, 5, 6),
+                  3,
+                  f32(5, 2, 3),
+                  f32(1, 16, 3),
+                  f32(1, 16, 4),
+                  f32(1, 32),
+                  state,
+                  state))
+          .containsExactly(f32(5, 1, 2, 4), state, state);
+    }
+
+    @Test
+    void everyOptionalInputInOrderWithBatchFirstStates() {
+      // layout 1, bidirectional: X [batch 2, seq 5, input 3]; B [2, 8*4]; sequence_lens I32
+      // [batch 2]; initial_h and initial_c [batch 2, dirs 2, hidden 4]; P [2, 3*4]. Y [2, 5, 2,
+      // 4]; Y_h [2, 2, 4].
+      TensorType state = f32(2, 2, 4);
+      assertThat(
+              lstm(
+                  bidirectional(4).put("layout", 1),
+                  2,
+                  f32(2, 5, 3),
+                  f32(2, 16, 3),
+                  f32(2, 16, 4),
+                  f32(2, 32),
+                  t(DType.I32, 2),
+                  state,
+                  state,
+                  f32(2, 12)))
+          .containsExactly(f32(2, 5, 2, 4), state);
+    }
+
+    @Test
+    void onlyTheNamedOutputs() {
+      // optional_outputs [2]: the op defines Y_c alone, [dirs 1, batch 2, hidden 4]
+      Op op =
+          new Op(
+              "l",
+              OpKind.LSTM,
+              attrs().put("optional_outputs", 2).build(),
+              names(3),
+              List.of("y_c"));
+      assertThat(ShapeInference.infer(op, List.of(f32(5, 2, 3), f32(1, 16, 3), f32(1, 16, 4))))
+          .containsExactly(f32(1, 2, 4));
+      Op twice =
+          new Op(
+              "l",
+              OpKind.LSTM,
+              attrs().put("optional_outputs", 1, 1).build(),
+              names(3),
+              List.of("a", "b"));
+      assertThatThrownBy(
+              () ->
+                  ShapeInference.infer(twice, List.of(f32(5, 2, 3), f32(1, 16, 3), f32(1, 16, 4))))
+          .hasMessageContaining(
+              "optional_outputs [1, 1] must be increasing ONNX output indices from 0 (Y) to 2"
+                  + " (Y_c)");
+    }
+
+    @Test
+    void rejectsMisplacedOrMisshapenOptionalInputs() {
+      TensorType x = f32(5, 2, 3);
+      TensorType w = f32(1, 16, 3);
+      TensorType r = f32(1, 16, 4);
+      // initial_h alone at index 5: layout 0 wants [dirs 1, batch 2, hidden 4]
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("optional_inputs", 5),
+          "initial_h 2x1x4 must be 1x2x4 (dirs, batch, hidden_size)",
+          x,
+          w,
+          r,
+          f32(2, 1, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("optional_inputs", 4),
+          "sequence_lens must be I32, got I64",
+          x,
+          w,
+          r,
+          t(DType.I64, 2));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("optional_inputs", 7),
+          "P 1x16 must be 1x12 (dirs, 3*hidden_size)",
+          x,
+          w,
+          r,
+          f32(1, 16));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("optional_inputs", 6, 5),
+          "must be increasing ONNX input indices from 3 (B) to 7 (P)",
+          x,
+          w,
+          r,
+          f32(1, 2, 4),
+          f32(1, 2, 4));
+      rejects(
+          "l",
+          OpKind.LSTM,
+          attrs().put("optional_inputs", 5, 6),
+          "names 2 inputs but the op has 1 after R",
+          x,
+          w,
+          r,
+          f32(1, 2, 4));
+    }
+
     @Test
     void rejectsBadAttributesAndRanks() {
       rejects(

@@ -70,6 +70,12 @@ final class Importer {
     /** Why the shape is not static; null when it is. */
     String dynamic;
 
+    /** A graph input's declared dims (-1 where dynamic); null when it declares no shape. */
+    long[] declared;
+
+    /** The graph inputs without a static shape that make this shape not static. */
+    Set<String> dynamicInputs = Set.of();
+
     /** A deferred failure, thrown if the tensor turns out to be live. */
     RuntimeException error;
 
@@ -266,6 +272,7 @@ final class Importer {
               "tensor '" + raw + "' has negative dims " + Arrays.toString(dims));
         }
       }
+      TensorType.checkBytes("tensor '" + raw + "'", Shape.of(dims), i.dtype);
       i.dims = dims;
       i.foldable = Shape.of(dims).elements() <= OnnxValue.MAX_ELEMENTS;
     } catch (IllegalArgumentException e) {
@@ -335,15 +342,21 @@ final class Importer {
     } else if (declared != null && Arrays.stream(declared).allMatch(d -> d >= 0)) {
       i.dims = declared;
     } else {
-      String dims =
-          declared == null
-              ? "unknown dims"
-              : "dynamic dims "
-                  + Arrays.stream(declared)
-                      .mapToObj(d -> d < 0 ? "?" : Long.toString(d))
-                      .collect(Collectors.joining("x"));
+      NonStaticShapesException.DynamicInput d =
+          new NonStaticShapesException.DynamicInput(raw, declared);
+      i.declared = declared;
+      i.dynamicInputs = Set.of(raw);
       i.dynamic =
-          "input '" + raw + "' has " + dims + "; give its shape, e.g. " + raw + "=d0,d1,...";
+          NonStaticShapesException.describe(List.of(d))
+              + "; give its shape, e.g. "
+              + d.example("d");
+    }
+    if (i.dims != null) {
+      try {
+        TensorType.checkBytes("input '" + raw + "'", Shape.of(i.dims), i.dtype);
+      } catch (IllegalArgumentException e) {
+        throw fail(e.getMessage());
+      }
     }
     if (i.bound != null && i.dims != null && !Arrays.equals(i.bound.dims(), i.dims)) {
       throw fail(
@@ -579,6 +592,7 @@ final class Importer {
       error = unsupported(f, "memplan neither models nor folds " + type);
     }
     String dynamic = null;
+    Set<String> dynamicInputs = new LinkedHashSet<>();
     for (String in : f.inputs) {
       if (in.isEmpty()) {
         continue;
@@ -587,8 +601,11 @@ final class Importer {
       if (error == null && i.error != null) {
         error = i.error;
       }
-      if (dynamic == null && i.dynamic != null) {
-        dynamic = i.dynamic;
+      if (i.dynamic != null) {
+        dynamicInputs.addAll(i.dynamicInputs);
+        if (dynamic == null) {
+          dynamic = i.dynamic;
+        }
       }
     }
     if (error == null && dynamic == null) {
@@ -615,6 +632,7 @@ final class Importer {
         Info i = infos.get(out);
         i.error = error;
         i.dynamic = error == null ? dynamic : null;
+        i.dynamicInputs = Set.copyOf(dynamicInputs);
       }
     }
   }
@@ -869,15 +887,25 @@ final class Importer {
       try {
         OnnxValue v = valueOf(cond);
         if (v == null) {
+          List<String> behind = unboundInputsBehind(cond);
           error =
-              new UnsupportedOnnxException(
+              new RunTimeConditionException(
                   source
                       + ": "
                       + label
                       + ": condition '"
                       + cond
                       + "' is computed at run time; memplan inlines only an If whose condition"
-                      + " is constant");
+                      + " is constant"
+                      + (behind.isEmpty()
+                          ? ""
+                          : " (it depends on input"
+                              + (behind.size() > 1 ? "s " : " ")
+                              + behind.stream()
+                                  .map(n -> "'" + n + "'")
+                                  .collect(Collectors.joining(", "))
+                              + ")"),
+                  behind);
         } else if (v.size() != 1) {
           throw new IllegalArgumentException("condition " + v + " is not a single value");
         } else {
@@ -896,11 +924,21 @@ final class Importer {
       }
     }
     if (branch == null) {
+      // either branch may run: its outputs wait for the condition and for every dynamic input
+      // behind what the branches read
+      Set<String> behind = new LinkedHashSet<>(c.dynamicInputs);
+      for (String r : reads(node)) {
+        Info read = infos.get(scope.resolve(r));
+        if (read != null && read.dynamic != null) {
+          behind.addAll(read.dynamicInputs);
+        }
+      }
       for (String out : node.getOutputList()) {
         if (!out.isEmpty()) {
           Info i = new Info(define(scope, out), Source.NODE);
           i.error = error;
           i.dynamic = error == null ? dynamic : null;
+          i.dynamicInputs = Set.copyOf(behind);
           infos.put(i.name, i);
         }
       }
@@ -947,6 +985,43 @@ final class Importer {
     }
   }
 
+  /**
+   * The graph inputs without a bound value that {@code tensor} is computed from, when their values
+   * would let the folder compute it (every op on the way is one it evaluates, every stored tensor
+   * small enough); otherwise empty.
+   */
+  private List<String> unboundInputsBehind(String tensor) {
+    Set<String> seen = new HashSet<>();
+    Set<String> out = new LinkedHashSet<>();
+    java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(List.of(tensor));
+    while (!todo.isEmpty()) {
+      String t = todo.pop();
+      Info i = infos.get(t);
+      if (i == null || !seen.add(t)) {
+        continue;
+      }
+      if (i.source == Source.INPUT && i.bound == null) {
+        out.add(t);
+      } else if (i.source == Source.STORED && !i.foldable) {
+        return List.of();
+      } else if (i.source == Source.NODE) {
+        FlatNode f = i.producer;
+        if (f == null
+            || f.op == null && !f.foldOnly
+            || f.op != null && !Folder.supports(f.op.kind())) {
+          return List.of();
+        }
+        List<String> ins = f.inputs;
+        for (int k = ins.size() - 1; k >= 0; k--) {
+          if (!ins.get(k).isEmpty()) {
+            todo.push(ins.get(k));
+          }
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
   // ---------------------------------------------------------------- liveness, checks, emission
 
   private void markLive(List<String> outputs) {
@@ -990,6 +1065,7 @@ final class Importer {
     }
     order.addAll(outputs);
     List<String> dynamic = new ArrayList<>();
+    Set<String> behind = new HashSet<>();
     String cause = null;
     for (String name : order) {
       Info i = infos.get(name);
@@ -1004,7 +1080,20 @@ final class Importer {
         if (cause == null) {
           cause = i.dynamic;
         }
+        behind.addAll(i.dynamicInputs);
       }
+    }
+    List<NonStaticShapesException.DynamicInput> inputs = new ArrayList<>();
+    for (String in : graphInputs) {
+      if (behind.contains(in)) {
+        inputs.add(new NonStaticShapesException.DynamicInput(in, infos.get(in).declared));
+      }
+    }
+    if (inputs.size() > 1) {
+      cause =
+          NonStaticShapesException.describe(inputs)
+              + "; give their shapes, e.g. "
+              + inputs.stream().map(d -> d.example("d")).collect(Collectors.joining(" "));
     }
     if (!dynamic.isEmpty()) {
       String listed =
@@ -1023,7 +1112,9 @@ final class Importer {
               + cause
               + "): "
               + listed,
-          dynamic);
+          dynamic,
+          source,
+          inputs);
     }
   }
 

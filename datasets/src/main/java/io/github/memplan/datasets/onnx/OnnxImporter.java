@@ -6,12 +6,15 @@ import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.NodeProto;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import ai.onnx.proto.OnnxMl.TensorShapeProto;
+import ai.onnx.proto.OnnxMl.TypeProto;
 import ai.onnx.proto.OnnxMl.ValueInfoProto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.github.memplan.core.io.InputText;
+import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Role;
+import io.github.memplan.core.ir.TensorType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.MappedByteBuffer;
@@ -19,8 +22,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Imports ONNX models ({@code .onnx} protobuf files, read with the generated classes {@code
@@ -34,8 +40,11 @@ import java.util.Map;
  *       since some exporters write producers after their consumers.
  *   <li><b>Dynamic dims.</b> A graph input dim is dynamic when it is a {@code dim_param}, a {@code
  *       dim_value} of 0 or -1, or missing. {@code inputShapes} (e.g. {@code x=1,3,640,640}, see
- *       {@link #parseInputShapes}) fixes an input's shape; it must keep the declared rank and every
- *       declared positive dim.
+ *       {@link #parseInputShapes}, whose dims must be positive) fixes an input's shape; it must
+ *       keep the declared rank and every declared positive dim. (A dim of 0, an empty tensor as
+ *       ONNX's own tests feed, is accepted here but not from the command line.)
+ *   <li><b>Sizes.</b> No tensor may hold more than {@link TensorType#MAX_BYTES} bytes (1 TiB): an
+ *       input shape, a stored tensor or an op result beyond it fails with one line naming it.
  *   <li><b>Constant operands.</b> Operands ONNX passes as tensors but memplan keeps as attributes
  *       (Reshape's shape, Slice's starts/ends/axes/steps, Resize's scales or sizes, Pad's pads,
  *       Squeeze/Unsqueeze/Reduce axes, Split's split, Expand's shape, Tile's repeats, Clip's
@@ -52,8 +61,15 @@ import java.util.Map;
  *       8-/4-bit quantized integer tensors of rank >= 1). For the BERT exports this counts the
  *       published parameters as weights and {@code position_ids} as a constant. Stored tensors no
  *       live op reads are left out.
+ *   <li><b>Optional operands.</b> An absent optional input (an empty name) is left out of the op;
+ *       where one is absent before a later one (LSTM's sequence_lens before initial_h and
+ *       initial_c, as PyTorch exports it) the op records which inputs it has; an op whose kind
+ *       cannot record it fails, naming the input. LSTM defines the outputs among Y, Y_h and Y_c
+ *       that the node names.
  *   <li><b>Control flow.</b> An {@code If} whose condition is constant is replaced by its taken
- *       branch; any other {@code If}, {@code Loop} or {@code Scan} is unsupported.
+ *       branch; any other {@code If} is unsupported ({@link RunTimeConditionException} names the
+ *       graph inputs its condition depends on, whose values may fold it), as are {@code Loop} and
+ *       {@code Scan}.
  *   <li><b>Domains.</b> Opset imports of other domains are tolerated; a node of another domain is
  *       unsupported when it is live.
  *   <li><b>Dead code.</b> Nodes no graph output depends on are dropped before anything about them
@@ -64,7 +80,7 @@ import java.util.Map;
  * {@code model.onnx: node 'Conv_12' (Conv): input channels 3 != weight channels*group 4};
  * constructs memplan does not model throw its subclass {@link UnsupportedOnnxException}; tensors
  * whose shape cannot be made static are all listed by {@link NonStaticShapesException}, never
- * guessed.
+ * guessed, with every graph input without a static shape behind them.
  */
 public final class OnnxImporter {
   private OnnxImporter() {}
@@ -89,8 +105,38 @@ public final class OnnxImporter {
     return read(in, sourceName, inputShapes, graphName(sourceName)).graph();
   }
 
+  /**
+   * Imports {@code file} with graph inputs bound to values: {@code inputValues} gives an input's
+   * elements as text (e.g. {@code sr} = {@code ["16000"]}, see {@link #parseInputValues}), read as
+   * the input's declared element type, in row-major order of its shape. Wherever a constant is
+   * needed (an {@code If} condition, a shape operand) the bound value is used; ops that read the
+   * input as data still read it at run time.
+   *
+   * @throws IOException when the file cannot be read
+   * @throws IllegalArgumentException when the model is invalid, cannot be made static, or a value
+   *     does not fit its input
+   */
+  public static Graph load(
+      Path file, Map<String, long[]> inputShapes, Map<String, List<String>> inputValues)
+      throws IOException {
+    return read(file, inputShapes, inputValues, graphName(file.getFileName().toString())).graph();
+  }
+
   /** Imports {@code file} into a graph named {@code graphName}, with the file's node count. */
   public static OnnxImport read(Path file, Map<String, long[]> inputShapes, String graphName)
+      throws IOException {
+    return read(file, inputShapes, Map.of(), graphName);
+  }
+
+  /**
+   * Imports {@code file} into a graph named {@code graphName}, with inputs bound to values as
+   * {@link #load(Path, Map, Map)} does.
+   */
+  public static OnnxImport read(
+      Path file,
+      Map<String, long[]> inputShapes,
+      Map<String, List<String>> inputValues,
+      String graphName)
       throws IOException {
     String source = file.toString();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -103,8 +149,137 @@ public final class OnnxImporter {
       CodedInputStream cis = CodedInputStream.newInstance(buf);
       // stored tensors point into the mapped file instead of being copied
       cis.enableAliasing(true);
-      return importModel(parse(cis, source), source, inputShapes, Map.of(), graphName);
+      ModelProto model = parse(cis, source);
+      Map<String, long[]> shapes = new LinkedHashMap<>(inputShapes);
+      Map<String, OnnxValue> values = bindValues(model, source, shapes, inputValues);
+      return importModel(model, source, shapes, values, graphName);
     }
+  }
+
+  /**
+   * The values of {@code texts} as tensors of their graph inputs' declared element types. The shape
+   * of a value is its input's: the one {@code shapes} gives, else the declared one when it is
+   * static; an input declared with rank 0 or 1 and no static shape takes a scalar or a vector of
+   * the values given, and its shape is added to {@code shapes}.
+   */
+  static Map<String, OnnxValue> bindValues(
+      ModelProto model,
+      String source,
+      Map<String, long[]> shapes,
+      Map<String, List<String>> texts) {
+    Map<String, OnnxValue> out = new LinkedHashMap<>();
+    if (texts.isEmpty()) {
+      return out;
+    }
+    GraphProto g = model.getGraph();
+    Set<String> stored = new HashSet<>();
+    g.getInitializerList().forEach(t -> stored.add(t.getName()));
+    Map<String, ValueInfoProto> inputs = new LinkedHashMap<>();
+    for (ValueInfoProto v : g.getInputList()) {
+      if (!stored.contains(v.getName())) {
+        inputs.put(v.getName(), v);
+      }
+    }
+    for (Map.Entry<String, List<String>> e : texts.entrySet()) {
+      String name = e.getKey();
+      ValueInfoProto in = inputs.get(name);
+      if (in == null || !in.getType().hasTensorType()) {
+        throw new IllegalArgumentException(
+            source
+                + ": a value is given for '"
+                + name
+                + "', which is not a tensor graph input (inputs: "
+                + String.join(", ", inputs.keySet())
+                + ")");
+      }
+      String what = source + ": input '" + name + "'";
+      TypeProto.Tensor type = in.getType().getTensorType();
+      DType dtype = OnnxValue.dtypeOf(type.getElemType(), what);
+      List<String> values = e.getValue();
+      long[] dims = shapes.get(name);
+      if (dims == null) {
+        dims = staticDims(type);
+        if (dims == null) {
+          int rank = type.hasShape() ? type.getShape().getDimCount() : -1;
+          if (rank != 0 && rank != 1) {
+            throw new IllegalArgumentException(
+                what + " has no static shape; give its shape too, e.g. " + name + "=d0,d1,...");
+          }
+          dims = rank == 0 ? new long[0] : new long[] {values.size()};
+          shapes.put(name, dims);
+        }
+      }
+      long count = 1;
+      for (long d : dims) {
+        // saturating: only a count equal to the values given matters
+        count = d != 0 && count > Long.MAX_VALUE / d ? Long.MAX_VALUE : count * d;
+      }
+      if (count != values.size()) {
+        throw new IllegalArgumentException(
+            what
+                + " has shape "
+                + Arrays.toString(dims)
+                + ", which takes "
+                + count
+                + " values; "
+                + values.size()
+                + " given");
+      }
+      out.put(name, parseValue(dtype, dims, values, what));
+    }
+    return out;
+  }
+
+  /** The declared dims when every one is a positive {@code dim_value}; otherwise null. */
+  private static long[] staticDims(TypeProto.Tensor type) {
+    if (!type.hasShape()) {
+      return null;
+    }
+    List<TensorShapeProto.Dimension> ds = type.getShape().getDimList();
+    long[] dims = new long[ds.size()];
+    for (int k = 0; k < dims.length; k++) {
+      TensorShapeProto.Dimension d = ds.get(k);
+      if (!d.hasDimValue() || d.getDimValue() <= 0) {
+        return null;
+      }
+      dims[k] = d.getDimValue();
+    }
+    return dims;
+  }
+
+  /** Values written as text, read as {@code dtype}; integers must fit the type's range. */
+  private static OnnxValue parseValue(DType dtype, long[] dims, List<String> texts, String what) {
+    if (dtype.isFloatingPoint()) {
+      double[] v = new double[texts.size()];
+      for (int i = 0; i < v.length; i++) {
+        try {
+          v[i] = Double.parseDouble(texts.get(i));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              what + ": value '" + texts.get(i) + "' is not a " + dtype + " number", e);
+        }
+      }
+      return OnnxValue.ofDoubles(dtype, dims, v);
+    }
+    long[] v = new long[texts.size()];
+    for (int i = 0; i < v.length; i++) {
+      String t = texts.get(i);
+      if (dtype == DType.BOOL && (t.equals("true") || t.equals("false"))) {
+        v[i] = t.equals("true") ? 1 : 0;
+        continue;
+      }
+      try {
+        v[i] = Long.parseLong(t);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            what + ": value '" + t + "' is not an integer (the input is " + dtype + ")", e);
+      }
+      if (OnnxValue.wrap(dtype, v[i]) != v[i]) {
+        throw new IllegalArgumentException(
+            what + ": value " + t + " is out of the range of " + dtype);
+      }
+    }
+    return OnnxValue.ofLongs(dtype, dims, v);
   }
 
   /** Imports a model read from {@code in} into a graph named {@code graphName}. */
@@ -234,6 +409,45 @@ public final class OnnxImporter {
    */
   public static Map<String, long[]> parseInputShapes(String spec) {
     Map<String, long[]> out = new LinkedHashMap<>();
+    entries(spec, "input shape", "d0,d1,...", "x=1,3,640,640")
+        .forEach(
+            (name, dims) -> {
+              long[] shape = new long[dims.size()];
+              for (int k = 0; k < shape.length; k++) {
+                try {
+                  shape[k] = Long.parseLong(dims.get(k));
+                } catch (NumberFormatException e) {
+                  throw new IllegalArgumentException(
+                      "input shape of '" + name + "' has a dim that is not an integer", e);
+                }
+                if (shape[k] <= 0) {
+                  throw new IllegalArgumentException(
+                      "input shape of '"
+                          + name
+                          + "' has dim "
+                          + k
+                          + " = "
+                          + shape[k]
+                          + "; dims must be positive");
+                }
+              }
+              out.put(name, shape);
+            });
+    return out;
+  }
+
+  /**
+   * Parses input values written as {@code name=v0,v1,...} entries separated by {@code ;} or
+   * whitespace, e.g. {@code "sr=16000"}; the values stay text until the input's element type is
+   * known ({@link #load(Path, Map, Map)}).
+   */
+  public static Map<String, List<String>> parseInputValues(String spec) {
+    return entries(spec, "input value", "v0,v1,...", "sr=16000");
+  }
+
+  private static Map<String, List<String>> entries(
+      String spec, String what, String form, String example) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
     for (String entry : spec.trim().split("[;\\s]+")) {
       if (entry.isEmpty()) {
         continue;
@@ -241,27 +455,13 @@ public final class OnnxImporter {
       int eq = entry.lastIndexOf('=');
       if (eq <= 0) {
         throw new IllegalArgumentException(
-            "input shape '" + entry + "' should be name=d0,d1,... (e.g. x=1,3,640,640)");
+            what + " '" + entry + "' should be name=" + form + " (e.g. " + example + ")");
       }
       String name = entry.substring(0, eq);
-      String dims = entry.substring(eq + 1);
-      long[] shape;
-      try {
-        shape =
-            dims.isEmpty()
-                ? new long[0]
-                : Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "input shape '" + entry + "' has a dim that is not an integer", e);
-      }
-      for (long d : shape) {
-        if (d < 0) {
-          throw new IllegalArgumentException("input shape '" + entry + "' has a negative dim");
-        }
-      }
-      if (out.put(name, shape) != null) {
-        throw new IllegalArgumentException("input shape of '" + name + "' is given twice");
+      String list = entry.substring(eq + 1);
+      List<String> parts = list.isEmpty() ? List.of() : Arrays.asList(list.split(",", -1));
+      if (out.put(name, List.copyOf(parts)) != null) {
+        throw new IllegalArgumentException(what + " of '" + name + "' is given twice");
       }
     }
     return out;

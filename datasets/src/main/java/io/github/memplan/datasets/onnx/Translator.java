@@ -162,6 +162,9 @@ final class Translator {
           "ReduceLogSum",
           "ReduceLogSumExp");
 
+  /** Ops whose optional inputs and outputs are resolved by a translation of their own. */
+  private static final Set<String> WITH_OPTIONAL_OPERANDS = Set.of("LSTM");
+
   /** Attributes of old opsets that only told the runtime how to reuse buffers or were no-ops. */
   private static final Set<String> LEGACY_ATTRIBUTES = Set.of("consumed_inputs", "is_test");
 
@@ -169,7 +172,9 @@ final class Translator {
 
   /** Whether memplan has an op kind for ONNX op type {@code opType} (default domain). */
   static boolean knows(String opType) {
-    return DIRECT.containsKey(opType) || WITH_CONSTANT_OPERANDS.contains(opType);
+    return DIRECT.containsKey(opType)
+        || WITH_CONSTANT_OPERANDS.contains(opType)
+        || WITH_OPTIONAL_OPERANDS.contains(opType);
   }
 
   /**
@@ -212,6 +217,7 @@ final class Translator {
         yield single(OpKind.CAST, a, 0);
       }
       case "Clip" -> clip(n, a, opset);
+      case "LSTM" -> lstm(n, a);
       case "Dropout" -> dropout(n, opset);
       case "Reshape" -> {
         if (opset >= 5) {
@@ -336,6 +342,59 @@ final class Translator {
     }
     return new Translation(
         OpKind.CLIP, a.build(), presentInputs(n, n.proto().getInputCount()), List.of(0));
+  }
+
+  /**
+   * LSTM: X, W and R, then whichever of B, sequence_lens, initial_h, initial_c and P are given,
+   * with attribute {@code optional_inputs} naming their input indices when one is absent before a
+   * later one (PyTorch leaves sequence_lens out); the outputs among Y, Y_h and Y_c that are named,
+   * with attribute {@code optional_outputs} when one is left out before a later one (ONNX's own
+   * tests name Y_h alone). TPU-MLIR's {@code OnnxConverter.convert_lstm_op} likewise creates only
+   * the outputs the node names.
+   */
+  private static Translation lstm(Node n, Attributes.Builder a) {
+    NodeProto p = n.proto();
+    for (int i = 0; i < 3; i++) {
+      if (!n.present(i)) {
+        throw new IllegalArgumentException(
+            "input " + i + " (" + List.of("X", "W", "R").get(i) + ") is required");
+      }
+    }
+    List<Integer> inputs = new ArrayList<>(List.of(0, 1, 2));
+    List<Long> slots = new ArrayList<>();
+    for (int i = 3; i < p.getInputCount(); i++) {
+      if (n.present(i)) {
+        if (i > 7) {
+          throw new IllegalArgumentException(
+              "has " + p.getInputCount() + " inputs; LSTM takes at most 8");
+        }
+        inputs.add(i);
+        slots.add((long) i);
+      }
+    }
+    for (int k = 0; k < slots.size(); k++) {
+      if (slots.get(k) != 3 + k) {
+        a.put("optional_inputs", slots.stream().mapToLong(Long::longValue).toArray());
+        break;
+      }
+    }
+    if (p.getOutputCount() > 3) {
+      throw new IllegalArgumentException(
+          "has " + p.getOutputCount() + " outputs; LSTM defines at most 3 (Y, Y_h, Y_c)");
+    }
+    List<Integer> outputs = new ArrayList<>();
+    for (int k = 0; k < p.getOutputCount(); k++) {
+      if (!p.getOutput(k).isEmpty()) {
+        outputs.add(k);
+      }
+    }
+    for (int k = 0; k < outputs.size(); k++) {
+      if (outputs.get(k) != k) {
+        a.put("optional_outputs", outputs.stream().mapToLong(Integer::longValue).toArray());
+        break;
+      }
+    }
+    return new Translation(OpKind.LSTM, a.build(), inputs, outputs);
   }
 
   private static Translation dropout(Node n, int opset) {

@@ -9,6 +9,7 @@ import static io.github.memplan.datasets.onnx.OnnxModels.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import io.github.memplan.core.ir.DType;
@@ -266,10 +267,25 @@ class OnnxImporterTest {
       assertThatThrownBy(() -> load(fourSpellings()))
           .isInstanceOfSatisfying(
               NonStaticShapesException.class,
-              e -> assertThat(e.tensors()).containsExactly("a", "b", "c", "d", "ab", "cd", "out"))
+              e -> {
+                assertThat(e.tensors()).containsExactly("a", "b", "c", "d", "ab", "cd", "out");
+                // every input at once, with the declared dim kept in the example
+                assertThat(e.dynamicInputs())
+                    .extracting(NonStaticShapesException.DynamicInput::name)
+                    .containsExactly("a", "b", "c", "d");
+                assertThat(e.dynamicInputs().get(3).example("D")).isEqualTo("d=D0,3");
+                assertThat(e.source()).isEqualTo("model.onnx");
+              })
           .hasMessageStartingWith(
-              "model.onnx: 7 tensors have no static shape (input 'a' has dynamic dims ?x3;"
-                  + " give its shape, e.g. a=d0,d1,...)");
+              "model.onnx: 7 tensors have no static shape (inputs 'a' (?x3), 'b' (?x3), 'c' (?x3)"
+                  + " and 'd' (?x3) have dynamic dims; give their shapes, e.g. a=d0,3 b=d0,3"
+                  + " c=d0,3 d=d0,3)");
+      // with three fixed, the one left is named alone
+      long[] s = {2, 3};
+      assertThatThrownBy(() -> load(fourSpellings(), Map.of("a", s, "b", s, "c", s)))
+          .hasMessageStartingWith(
+              "model.onnx: 3 tensors have no static shape (input 'd' has dynamic dims ?x3; give"
+                  + " its shape, e.g. d=d0,3)");
     }
 
     @Test
@@ -306,6 +322,19 @@ class OnnxImporterTest {
           .hasMessageContaining("not an integer");
       assertThatThrownBy(() -> OnnxImporter.parseInputShapes("x=1 x=2"))
           .hasMessageContaining("given twice");
+    }
+
+    @Test
+    void parsesInputValueSpecs() {
+      Map<String, List<String>> v = OnnxImporter.parseInputValues("sr=16000 mask=1,0,1;e=");
+      assertThat(v.keySet()).containsExactly("sr", "mask", "e");
+      assertThat(v.get("sr")).containsExactly("16000");
+      assertThat(v.get("mask")).containsExactly("1", "0", "1");
+      assertThat(v.get("e")).isEmpty();
+      assertThatThrownBy(() -> OnnxImporter.parseInputValues("16000"))
+          .hasMessage("input value '16000' should be name=v0,v1,... (e.g. sr=16000)");
+      assertThatThrownBy(() -> OnnxImporter.parseInputValues("sr=1 sr=2"))
+          .hasMessage("input value of 'sr' is given twice");
     }
   }
 
@@ -375,7 +404,127 @@ class OnnxImporterTest {
           .isInstanceOf(UnsupportedOnnxException.class)
           .hasMessage(
               "model.onnx: node 'if' (If): condition 'c' is computed at run time; memplan inlines"
-                  + " only an If whose condition is constant");
+                  + " only an If whose condition is constant (it depends on input 'c')");
+    }
+
+    /** Silero VAD's pattern on an input: If (sr == 16000) then Relu(x) else Sigmoid(x). */
+    private ModelProto ifOnInput() {
+      return new OnnxModels(16)
+          .input("x", DType.F32, 2L, 3L)
+          .input("sr", DType.I64)
+          .node(constant("k", new long[0], 16000))
+          .node("Equal", "eq", List.of("sr", "k"), List.of("cond"))
+          .node(
+              "If",
+              "if",
+              List.of("cond"),
+              List.of("y"),
+              graphAttr("then_branch", branch("Relu", "then_relu", "t")),
+              graphAttr("else_branch", branch("Sigmoid", "else_sigmoid", "e")))
+          .node("Neg", "neg", List.of("y"), List.of("z"))
+          .output("z")
+          .build();
+    }
+
+    private Graph withValues(Path dir, ModelProto m, Map<String, List<String>> values)
+        throws IOException {
+      Path file = dir.resolve("vad.onnx");
+      Files.write(file, m.toByteArray());
+      return OnnxImporter.load(file, Map.of(), values);
+    }
+
+    @Test
+    void anInputValueFoldsAnIfThatDependsOnTheInput(@TempDir Path dir) throws IOException {
+      ModelProto m = ifOnInput();
+      assertThatThrownBy(() -> withValues(dir, m, Map.of()))
+          .isInstanceOfSatisfying(
+              RunTimeConditionException.class, e -> assertThat(e.inputs()).containsExactly("sr"))
+          .hasMessageEndingWith(
+              "node 'if' (If): condition 'cond' is computed at run time; memplan inlines only an"
+                  + " If whose condition is constant (it depends on input 'sr')");
+      // 16000 == 16000: the then branch; 8000: the else branch
+      Graph g16 = withValues(dir, m, Map.of("sr", List.of("16000")));
+      assertThat(opNames(g16)).containsExactly("then_relu", "neg");
+      Graph g8 = withValues(dir, m, Map.of("sr", List.of("8000")));
+      assertThat(opNames(g8)).containsExactly("else_sigmoid", "neg");
+      // the input stays an input of the graph
+      assertThat(g8.inputs()).containsExactly("x", "sr");
+    }
+
+    @Test
+    void aConditionTheFolderCannotComputeNamesNoInput() {
+      // openWakeWord's verifier pattern: If (Sigmoid(p) > 0) on the model's own score; the folder
+      // does not evaluate Sigmoid, so a value for p would not fold it: no input is named
+      ModelProto m =
+          ifModel("cond", "y")
+              .input("p", DType.F32)
+              .node(floatConstant("zero"))
+              .node("Sigmoid", "sig", List.of("p"), List.of("s"))
+              .node("Greater", "gt", List.of("s", "zero"), List.of("cond"))
+              .output("y")
+              .build();
+      assertThatThrownBy(() -> load(m))
+          .isInstanceOfSatisfying(
+              RunTimeConditionException.class, e -> assertThat(e.inputs()).isEmpty())
+          .hasMessageEndingWith("memplan inlines only an If whose condition is constant");
+    }
+
+    @Test
+    void inputValuesMustFitTheirInput(@TempDir Path dir) {
+      ModelProto m = ifOnInput();
+      String file = dir.resolve("vad.onnx").toString();
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("rate", List.of("1"))))
+          .hasMessage(
+              file
+                  + ": a value is given for 'rate', which is not a tensor graph input (inputs: x,"
+                  + " sr)");
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("sr", List.of("8000", "16000"))))
+          .hasMessage(file + ": input 'sr' has shape [], which takes 1 values; 2 given");
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("sr", List.of("16k"))))
+          .hasMessage(file + ": input 'sr': value '16k' is not an integer (the input is I64)");
+      // x is F32 [2, 3]: six values in row-major order
+      assertThatThrownBy(() -> withValues(dir, m, Map.of("x", List.of("1", "2", "3"))))
+          .hasMessage(file + ": input 'x' has shape [2, 3], which takes 6 values; 3 given");
+      assertThatThrownBy(
+              () -> withValues(dir, m, Map.of("x", List.of("1", "2", "3", "4", "5", "pi"))))
+          .hasMessage(file + ": input 'x': value 'pi' is not a F32 number");
+    }
+
+    @Test
+    void aValueOutOfItsTypesRangeIsRefused() {
+      ModelProto m =
+          new OnnxModels(13)
+              .input("b", DType.U8, 2L)
+              .node("Cast", "c", List.of("b"), List.of("y"), intAttr("to", 1))
+              .output("y")
+              .build();
+      Map<String, long[]> shapes = new java.util.HashMap<>();
+      assertThatThrownBy(
+              () ->
+                  OnnxImporter.bindValues(
+                      m, "model.onnx", shapes, Map.of("b", List.of("255", "256"))))
+          .hasMessage("model.onnx: input 'b': value 256 is out of the range of U8");
+      OnnxValue v =
+          OnnxImporter.bindValues(m, "model.onnx", shapes, Map.of("b", List.of("0", "255")))
+              .get("b");
+      assertThat(v.longs()).containsExactly(0, 255);
+    }
+
+    @Test
+    void aDynamicVectorInputTakesTheLengthOfItsValue() {
+      // a rank-1 input with a dynamic dim: three values make it [3], and its shape is recorded
+      ModelProto m =
+          new OnnxModels(13)
+              .input("v", DType.I64, "n")
+              .node("Neg", "neg", List.of("v"), List.of("y"))
+              .output("y")
+              .build();
+      Map<String, long[]> shapes = new java.util.HashMap<>();
+      OnnxValue v =
+          OnnxImporter.bindValues(m, "model.onnx", shapes, Map.of("v", List.of("1", "2", "3")))
+              .get("v");
+      assertThat(v.dims()).containsExactly(3);
+      assertThat(shapes.get("v")).containsExactly(3);
     }
 
     private static ai.onnx.proto.OnnxMl.TensorProto boolScalar(boolean v) {
@@ -383,6 +532,140 @@ class OnnxImporterTest {
           .setDataType(DType.BOOL.onnxCode())
           .addInt32Data(v ? 1 : 0)
           .build();
+    }
+  }
+
+  @Nested
+  class Recurrent {
+    /** seq 5, batch 2, input 3, hidden 4 (gates 16) in {@code dirs} directions. */
+    private OnnxModels lstmWeights(int opset, long dirs) {
+      return new OnnxModels(opset)
+          .weight("W", dirs, 16, 3)
+          .weight("R", dirs, 16, 4)
+          .weight("B", dirs, 32);
+    }
+
+    /** {@code base} with an LSTM node 'lstm' of hidden size 4 and its named outputs as outputs. */
+    private ModelProto lstm(
+        OnnxModels base, List<String> in, List<String> out, AttributeProto... extra) {
+      List<AttributeProto> attrs = new java.util.ArrayList<>(List.of(intAttr("hidden_size", 4)));
+      attrs.addAll(List.of(extra));
+      base.node("LSTM", "lstm", in, out, attrs.toArray(AttributeProto[]::new));
+      out.stream().filter(o -> !o.isEmpty()).forEach(base::output);
+      return base.build();
+    }
+
+    @Test
+    void aPlainLstmDefinesYAsTheSpecSays() {
+      // Y [seq_length 5, num_directions 1, batch_size 2, hidden_size 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("Y"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.kind()).isEqualTo(OpKind.LSTM);
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "B");
+      assertThat(lstm.attributes().has("optional_inputs")).isFalse();
+      assertThat(g.tensor("Y").shape()).isEqualTo(Shape.of(5, 1, 2, 4));
+      // W 1x16x3 + R 1x16x4 + B 1x32
+      assertThat(g.parameterCount()).isEqualTo(48 + 64 + 32);
+    }
+
+    @Test
+    void aBidirectionalBatchFirstLstm() {
+      // layout 1 (opset 14): X [batch 2, seq 5, input 3]; Y [batch 2, seq 5, dirs 2, hidden 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(14, 2).input("X", DType.F32, 2L, 5L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("Y"),
+              intAttr("layout", 1),
+              OnnxModels.stringAttr("direction", "bidirectional"));
+      assertThat(load(m).tensor("Y").shape()).isEqualTo(Shape.of(2, 5, 2, 4));
+    }
+
+    @Test
+    void pytorchsStatefulLstmImportsWithItsStates() {
+      // Silero VAD's pattern: X, W, R, B, "", initial_h, initial_c -> Y, Y_h, Y_c. The states
+      // are [dirs 1, batch 2, hidden 4]; the operands after R are ONNX inputs 3, 5 and 6.
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("h0", DType.F32, 1L, 2L, 4L)
+                  .input("c0", DType.F32, 1L, 2L, 4L),
+              List.of("X", "W", "R", "B", "", "h0", "c0"),
+              List.of("Y", "Y_h", "Y_c"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "B", "h0", "c0");
+      assertThat(lstm.attributes().getInts("optional_inputs", null)).containsExactly(3, 5, 6);
+      assertThat(lstm.outputs()).containsExactly("Y", "Y_h", "Y_c");
+      assertThat(g.tensor("Y").shape()).isEqualTo(Shape.of(5, 1, 2, 4));
+      assertThat(g.tensor("Y_h").shape()).isEqualTo(Shape.of(1, 2, 4));
+      assertThat(g.tensor("Y_c").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void sequenceLengthsAndPeepholesAreOperands() {
+      // no B: sequence_lens (I32 [batch 2]) and P ([dirs 1, 3*4]) are ONNX inputs 4 and 7
+      ModelProto m =
+          lstm(
+              new OnnxModels(13)
+                  .weight("W", 1, 16, 3)
+                  .weight("R", 1, 16, 4)
+                  .weight("P", 1, 12)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("lens", DType.I32, 2L),
+              List.of("X", "W", "R", "", "lens", "", "", "P"),
+              List.of("Y", "", "Y_c"));
+      Graph g = load(m);
+      Op lstm = g.op("lstm");
+      assertThat(lstm.inputs()).containsExactly("X", "W", "R", "lens", "P");
+      assertThat(lstm.attributes().getInts("optional_inputs", null)).containsExactly(4, 7);
+      // Y_h is not named: the op defines Y and Y_c, ONNX outputs 0 and 2
+      assertThat(lstm.outputs()).containsExactly("Y", "Y_c");
+      assertThat(lstm.attributes().getInts("optional_outputs", null)).containsExactly(0, 2);
+      assertThat(g.tensor("Y_c").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void anLstmThatNamesOnlyYhDefinesOnlyYh() {
+      // ONNX's own backend tests (test_lstm_defaults): outputs "", Y_h. Y_h [dirs 1, batch 2, 4]
+      ModelProto m =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B"),
+              List.of("", "Y_h"));
+      Graph g = load(m);
+      assertThat(g.op("lstm").outputs()).containsExactly("Y_h");
+      assertThat(g.op("lstm").attributes().getInts("optional_outputs", null)).containsExactly(1);
+      assertThat(g.tensor("Y_h").shape()).isEqualTo(Shape.of(1, 2, 4));
+    }
+
+    @Test
+    void misshapenStatesAndTooManyOperandsNameTheNode() {
+      ModelProto badState =
+          lstm(
+              lstmWeights(13, 1)
+                  .input("X", DType.F32, 5L, 2L, 3L)
+                  .input("h0", DType.F32, 2L, 1L, 4L),
+              List.of("X", "W", "R", "B", "", "h0"),
+              List.of("Y"));
+      assertThatThrownBy(() -> load(badState))
+          .isNotInstanceOf(UnsupportedOnnxException.class)
+          .hasMessage(
+              "model.onnx: node 'lstm' (LSTM): initial_h 2x1x4 must be 1x2x4 (dirs, batch,"
+                  + " hidden_size)");
+      ModelProto nine =
+          lstm(
+              lstmWeights(13, 1).input("X", DType.F32, 5L, 2L, 3L),
+              List.of("X", "W", "R", "B", "", "", "", "", "X"),
+              List.of("Y"));
+      assertThatThrownBy(() -> load(nine))
+          .hasMessage("model.onnx: node 'lstm' (LSTM): has 9 inputs; LSTM takes at most 8");
     }
   }
 

@@ -15,8 +15,9 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code --planner all}: every registered DSA planner on one instance, one result per planner (one
- * JSON object per line with {@code --json}, else a table). A planner that fails, or whose solution
- * breaks a rule, gets a row saying so and the others go on; the exit code is then 1.
+ * JSON object per line with {@code --json}, else a table). A planner that fails (whatever it
+ * throws), or whose solution breaks a rule, gets a row saying so and the others go on; the exit
+ * code is then 1.
  */
 final class AllPlanners {
   static final String ALL = "all";
@@ -33,6 +34,21 @@ final class AllPlanners {
    */
   static int run(
       DsaInstance instance, PlanOptions opts, CommandSpec spec, Consumer<Report> header) {
+    return run(
+        instance,
+        opts,
+        spec,
+        header,
+        Planners.<DsaInstance, DsaSolution>forInstance(DsaInstance.class));
+  }
+
+  /** Runs each of {@code planners} on {@code instance}, as {@link #run} runs every one. */
+  static int run(
+      DsaInstance instance,
+      PlanOptions opts,
+      CommandSpec spec,
+      Consumer<Report> header,
+      List<PlannerProvider<DsaInstance, DsaSolution>> planners) {
     if (!opts.params().isEmpty()) {
       throw new ParameterException(
           spec.commandLine(), "--param cannot be used with --planner all (parameters differ)");
@@ -43,13 +59,12 @@ final class AllPlanners {
     PrintWriter out = spec.commandLine().getOut();
     List<String[]> rows = new ArrayList<>();
     int exit = Main.OK;
-    for (PlannerProvider<DsaInstance, DsaSolution> p :
-        Planners.<DsaInstance, DsaSolution>forInstance(DsaInstance.class)) {
+    for (PlannerProvider<DsaInstance, DsaSolution> p : planners) {
       Report r = new Report();
       header.accept(r);
       String[] row;
       try {
-        PlanRun run = PlanRun.run(instance, opts, p.id());
+        PlanRun run = PlanRun.run(instance, opts, p);
         r.add("planner", "planner", run.planner(), run.planner());
         r.json("params", run.config());
         r.json("seed", run.seed());
@@ -67,13 +82,16 @@ final class AllPlanners {
         if (run.status() == io.github.memplan.core.solve.Status.ERROR) {
           exit = Main.FAILED;
         }
-      } catch (Main.Failure | IllegalArgumentException e) {
+      } catch (RuntimeException e) {
+        // a planner that throws anything else (an overflow, say) is a fault of that planner: the
+        // others still run
         String status = e instanceof Main.Failure ? "INVALID" : "ERROR";
+        boolean expected = e instanceof Main.Failure || e instanceof IllegalArgumentException;
+        String message = Main.oneLine(expected ? e.getMessage() : "internal error: " + e);
         r.add("planner", "planner", p.id(), p.id());
         r.add("status", "status", status, status);
-        r.json("message", Main.oneLine(e.getMessage()));
-        row =
-            new String[] {p.id(), status + ": " + Main.oneLine(e.getMessage()), "-", "-", "-", "-"};
+        r.json("message", message);
+        row = new String[] {p.id(), status + ": " + message, "-", "-", "-", "-"};
         exit = Main.FAILED;
       }
       if (opts.json) {

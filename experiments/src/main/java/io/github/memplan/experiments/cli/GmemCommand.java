@@ -50,7 +50,7 @@ final class GmemCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
-    ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
+    ModelProvider provider = ModelArg.resolve(target.model, inputs);
     Chip c = Chips.get(target.chip);
     Graph graph = frontEnd.graph(provider, c);
     GmemProblem problem =

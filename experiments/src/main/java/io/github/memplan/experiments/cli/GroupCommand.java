@@ -134,7 +134,7 @@ final class GroupCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--audit-param needs --audit-lmem");
     }
     boolean json = opts.json;
-    ModelProvider provider = ModelArg.resolve(target.model, inputs.specs);
+    ModelProvider provider = ModelArg.resolve(target.model, inputs);
     Chip c = Chips.get(target.chip);
     Graph graph = frontEnd.graph(provider, c);
     if (h2Rule && noH2Rule) {

@@ -56,7 +56,12 @@ record PlanRun(
 
   /** Runs planner {@code plannerId} with the options' parameters, seed and time limit. */
   static PlanRun run(DsaInstance instance, PlanOptions opts, String plannerId) {
-    PlannerProvider<DsaInstance, DsaSolution> provider = Planners.get(plannerId, DsaInstance.class);
+    return run(instance, opts, Planners.get(plannerId, DsaInstance.class));
+  }
+
+  /** Runs the planner of {@code provider} with the options' parameters, seed and time limit. */
+  static PlanRun run(
+      DsaInstance instance, PlanOptions opts, PlannerProvider<DsaInstance, DsaSolution> provider) {
     PlannerConfig config =
         PlannerConfig.resolve(provider.id(), provider.parameters(), opts.params());
     Planner<DsaInstance, DsaSolution> planner = provider.create(config);

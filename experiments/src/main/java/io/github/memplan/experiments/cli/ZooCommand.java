@@ -279,7 +279,7 @@ final class ZooCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      ModelProvider p = ModelArg.resolve(model, inputs.specs);
+      ModelProvider p = ModelArg.resolve(model, inputs);
       Stats s = Stats.of(p);
       Graph built = s.graph();
       Chip c = Chips.get(chip);
@@ -467,7 +467,7 @@ final class ZooCommand implements Callable<Integer> {
         throw new ParameterException(
             spec.commandLine(), "--chip applies only to --format dsa-csv or with --front-end");
       }
-      ModelProvider p = ModelArg.resolve(model, inputs.specs);
+      ModelProvider p = ModelArg.resolve(model, inputs);
       Chip c = Chips.get(chip == null ? Chips.DEFAULT : chip);
       FrontEnd.Options fe =
           frontEnd != null

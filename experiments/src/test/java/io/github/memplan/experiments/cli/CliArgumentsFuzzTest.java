@@ -16,11 +16,11 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Fuzzes the command line's value parsers with one argument each, as picocli hands it over: sizes
- * ({@code --capacity}), durations ({@code --time-limit}), {@code --input} shapes and {@code
- * --param} pairs read back as a planner reads them (scripts/fuzz.sh); the converters directly too.
- * Picocli's own {@link ParameterException} is a usage error that the CLI prints through {@link
- * Main#oneLine}; it must name the option. The build replays {@code
- * CliArgumentsFuzzTestInputs/argument/} and every finding.
+ * ({@code --capacity}), durations ({@code --time-limit}), {@code --input} shapes, {@code
+ * --input-value} values and {@code --param} pairs read back as a planner reads them
+ * (scripts/fuzz.sh); the converters directly too. Picocli's own {@link ParameterException} is a
+ * usage error that the CLI prints through {@link Main#oneLine}; it must name the option. The build
+ * replays {@code CliArgumentsFuzzTestInputs/argument/} and every finding.
  */
 class CliArgumentsFuzzTest {
   private static final List<Class<? extends Throwable>> USAGE = List.of(ParameterException.class);
@@ -39,6 +39,11 @@ class CliArgumentsFuzzTest {
     if (parsedOrNull("--input", arg) instanceof GmemCommand gmem) {
       for (String spec : gmem.inputs.specs) {
         parsedOrRejected(() -> OnnxImporter.parseInputShapes(spec), "input shape", List.of());
+      }
+    }
+    if (parsedOrNull("--input-value", arg) instanceof GmemCommand gmem) {
+      for (String spec : gmem.inputs.values) {
+        parsedOrRejected(() -> OnnxImporter.parseInputValues(spec), "input value", List.of());
       }
     }
     if (parsedOrNull("--param", arg) instanceof GmemCommand gmem) {

@@ -24,9 +24,24 @@ import java.util.OptionalLong;
  * for a second, so that a run caught by a signal ends while the JVM is still there.
  */
 public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaSolution> {
+  private final String defaultMode;
+
+  /** The registered planner: mode {@code stack} unless a parameter says otherwise. */
+  public TestStackPlanner() {
+    this("stack");
+  }
+
+  /**
+   * A planner whose mode defaults to {@code defaultMode}, for runs that take no parameters ({@code
+   * --planner all}); its id is {@code test-stack-MODE}.
+   */
+  TestStackPlanner(String defaultMode) {
+    this.defaultMode = defaultMode;
+  }
+
   @Override
   public String id() {
-    return "test-stack";
+    return defaultMode.equals("stack") ? "test-stack" : "test-stack-" + defaultMode;
   }
 
   @Override
@@ -50,7 +65,7 @@ public final class TestStackPlanner implements PlannerProvider<DsaInstance, DsaS
         new Parameter(
             "mode",
             "stack, overlap, error, infeasible, throw, oom, deep, stall, slow or shutdown",
-            "stack"));
+            defaultMode));
   }
 
   @Override
