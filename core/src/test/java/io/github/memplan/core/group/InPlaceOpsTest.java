@@ -106,4 +106,32 @@ class InPlaceOpsTest {
     assertThat(InPlaceOps.isInPlaceOp(g, g.op("sig"), bm)).isFalse();
     assertThat(InPlaceOps.isInPlaceOp(g, g.op("sub"), Chips.get("cv183x"))).isFalse();
   }
+
+  @Test
+  void aFlattenAfterAGlobalPoolJoinsTheGroupAndWritesInPlace() {
+    // conv 1x1 (1,64,8,8) -> global pool (1,64,1,1) -> flatten (1,64): the Flatten keeps dims 0
+    // and 1, so it is local on BM1684X (ReshapeOp::LocalGenSupport). Rows after the pipeline:
+    //   R0 conv | store flat   R1 pool   R2 flat | x, w
+    // (rebalancing may move x or w into R1; the pool and the flatten have no transfer of their
+    // own but the flatten's store, which stays in R0, whose slack is positive). pool lives
+    // [R1, R2], flat [R2, R0] (wrapping, ends at 0 < 1): a pair, as for any Reshape with a
+    // single-use operand of as many bytes.
+    Graph.Builder b = Graph.builder("head");
+    b.input("x", DType.F32, 1, 64, 8, 8);
+    b.weight("w", DType.F32, 64, 64, 1, 1);
+    b.op("conv", OpKind.CONV, K1, "x", "w");
+    b.op("pool", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "conv");
+    b.op("flat", OpKind.FLATTEN, Attributes.empty(), "pool");
+    b.output("flat");
+    Graph g = b.build();
+    assertThat(OpSemantics.groupable(g, g.op("flat"), Chips.get("bm1684x"))).isTrue();
+    assertThat(OpSemantics.groupable(g, g.op("flat"), Chips.get("bm1684"))).isFalse();
+    LmemInstance inst = today(g, Chips.get("bm1684x"));
+    LmemBuffer pool = inst.buffers().get(index(inst, "pool"));
+    LmemBuffer flat = inst.buffers().get(index(inst, "flat"));
+    assertThat(List.of(pool.start(), pool.end(), flat.start(), flat.end()))
+        .containsExactly(1, 2, 2, 0);
+    assertThat(inst.inPlace())
+        .containsExactly(new InPlace(index(inst, "pool"), index(inst, "flat")));
+  }
 }
