@@ -46,7 +46,8 @@ public abstract sealed class LayerGroupTodayPlannerProvider
   public String description() {
     return (mode == LayerGroupTodayPlanner.Mode.GREEDY
             ? "TPU-MLIR's current LayerGroup, opt=1: longest valid group from the tail"
-            : "TPU-MLIR's current LayerGroup, opt=2: interval DP over each base group")
+            : "TPU-MLIR's current LayerGroup, opt=2: structure detection, else interval DP over"
+                + " each base group")
         + "; group types (NORMAL, MM, SMALL_C), shape-secs search (update_data_split, then N,"
         + " C, H/W), today's slicing and 3-stage pipelined timesteps, roofline cost model, LMEM"
         + " packed by an LmemInstance planner.";
@@ -57,7 +58,8 @@ public abstract sealed class LayerGroupTodayPlannerProvider
     return "TPU-MLIR GroupMethod.cpp "
         + (mode == LayerGroupTodayPlanner.Mode.GREEDY
             ? "simple_layer_group"
-            : "dynamic_programming_layer_group_with_cluster")
+            : "dynamic_programming_layer_group_with_cluster and"
+                + " dynamic_programming_with_structure_detect (at bae1bdfd3e)")
         + ", LmemAllocator.cpp, TimeStepMethod.cpp/SwPipeline.cpp (reference/tpu-mlir.md"
         + " §2.3-2.8)";
   }
@@ -67,15 +69,29 @@ public abstract sealed class LayerGroupTodayPlannerProvider
     return GroupProblem.class;
   }
 
+  /** The DP's switch for {@code dynamic_programming_with_structure_detect}. */
+  static final String STRUCTURE_DETECT = "structure-detect";
+
   @Override
   public List<Parameter> parameters() {
-    return List.of(GroupingOutcomes.lmemParameter("lmem-tpumlir"));
+    if (mode == LayerGroupTodayPlanner.Mode.GREEDY) {
+      return List.of(GroupingOutcomes.lmemParameter("lmem-tpumlir"));
+    }
+    return List.of(
+        GroupingOutcomes.lmemParameter("lmem-tpumlir"),
+        new Parameter(
+            STRUCTURE_DETECT,
+            "try dynamic_programming_with_structure_detect on each base group first"
+                + " (LgConfig structure_detect_opt, on by default)",
+            "true"));
   }
 
   @Override
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
     String id = config.string("lmem");
+    boolean structure =
+        mode == LayerGroupTodayPlanner.Mode.DP && config.booleanValue(STRUCTURE_DETECT);
     return new LayerGroupTodayPlanner(
-        mode, GroupingOutcomes.lmemPlanner(id), id, new RooflineCostModel());
+        mode, GroupingOutcomes.lmemPlanner(id), id, new RooflineCostModel(), structure);
   }
 }

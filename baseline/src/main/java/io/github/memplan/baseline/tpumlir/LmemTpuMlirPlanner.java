@@ -1,5 +1,6 @@
 package io.github.memplan.baseline.tpumlir;
 
+import io.github.memplan.core.lmem.InPlace;
 import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
@@ -31,25 +32,37 @@ import java.util.OptionalLong;
  *       set is empty.
  *   <li>The first buffer goes to address 0.
  *   <li>Each later round updates every remaining buffer {@code b} with the last placed buffer
- *       {@code r}: if their lives overlap, {@code [r.addr, align_up(r.addr + r.bytes, EU))} leaves
- *       {@code avail[b]}, and if {@code r} and {@code b} are an {@link
- *       io.github.memplan.core.lmem.InPlace} pair the part of it that was free goes back in as its
- *       own free slot; ranges smaller than {@code b} are dropped; if {@code r} and {@code b} meet
- *       the {@link LmemBanks} engine condition, {@code r}'s banks join {@code b}'s excluded banks.
- *       {@code candidate(b)} is the start of the lowest part of {@code avail[b]}, minus the
- *       excluded banks, that fits; else the first range of {@code avail[b]} (accepting a bank
- *       conflict); if {@code avail[b]} is empty the allocation fails.
+ *       {@code r} ({@code global_find_avail_lmem_localtion}): if {@code r} and {@code b} meet the
+ *       {@link LmemBanks} engine condition, {@code r}'s banks join {@code b}'s excluded banks; if
+ *       their lives overlap, {@code [r.addr, align_up(r.addr + r.bytes, EU))} leaves {@code
+ *       avail[b]} ({@code update_avail_lmems}), and when that split a free range ({@code
+ *       space_split}: a range that started at {@code r.addr} or below ran past the removed end) and
+ *       {@code r} and {@code b} are an {@link io.github.memplan.core.lmem.InPlace} pair, {@code
+ *       insert_inplace_local_mem} puts {@code r}'s range {@code [r.addr, r.addr + r.bytes)} back
+ *       into {@code avail[b]} as a slot of its own, sorted by start after equal starts; not when
+ *       {@code b} is the pair's input and a weight (the source returns early for a weight); ranges
+ *       smaller than {@code b} are dropped. {@code candidate(b)} ({@code find_avail_lmem_location})
+ *       is the start of the lowest part of {@code avail[b]}, minus the excluded banks, that fits;
+ *       else the first range of {@code avail[b]} (accepting a bank conflict); if {@code avail[b]}
+ *       is empty the allocation fails. The partners of a pair share a TIU op, so the slot lies in
+ *       excluded banks and is taken only as that fallback.
  *   <li>The buffer with the smallest candidate is placed there (ties: sort order).
  * </ol>
  *
  * <p>Departures: the source recomputes buffer sizes and decides {@code allow_hold} (cancelling
  * holds whose sum exceeds the LMEM) before this loop; here sizes and {@code held} come from the
- * instance as they are. The re-inserted in-place slot is not merged with neighbouring free ranges
- * and is only the part of {@code r}'s range that was still free for {@code b} (never addresses of
- * another buffer live with {@code b}); the source's exact re-insertion rule is not documented
- * beyond "try to re-insert an in-place slot". The engine condition for excluded banks counts
+ * instance as they are. The pair conditions that depend on the op and the table ({@code
+ * isInplaceOp}, lifetimes, {@code need_store}) are the instance's ({@code core.group.InPlaceOps}).
+ * An in-place slot is only ever taken at its start, the partner's address (the meaning of a pair,
+ * {@link io.github.memplan.core.lmem.InPlace}): a later removal that touches a slot removes it
+ * whole, where the source cuts it like any free range and could place {@code b} on a remnant,
+ * partly over its partner; a slot neither counts toward {@code space_split} nor is searched past
+ * its start for banks outside the excluded ones. The engine condition for excluded banks counts
  * scratch as TIU use ({@link LmemBanks}); the priority term does not, as in the source. The budget
  * is polled once per round.
+ *
+ * <p>In-place rule read at {@code sophgo/tpu-mlir} commit 08951f713a ({@code LmemAllocator.cpp}:
+ * {@code update_avail_lmems}, {@code insert_inplace_local_mem}, {@code find_avail_lmem_location}).
  */
 public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolution> {
 
@@ -67,7 +80,7 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
     BitSet[] excluded = new BitSet[n];
     List<Integer> remaining = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      avail.add(new ArrayList<>(List.of(new long[] {0, instance.capacity()})));
+      avail.add(new ArrayList<>(List.of(new long[] {0, instance.capacity(), FREE})));
       excluded[i] = new BitSet();
       remaining.add(i);
     }
@@ -106,9 +119,9 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
           LmemBuffer x = buffers.get(b);
           List<long[]> free = avail.get(b);
           if (x.overlapsInTime(r, t)) {
-            List<long[]> cut = remove(free, addr[last], rEnd);
-            if (instance.mayShare(b, last)) {
-              cut.forEach(g -> insert(free, g[0], g[1]));
+            boolean split = remove(free, addr[last], rEnd);
+            if (split && slotFor(instance, b, last)) {
+              insertSlot(free, addr[last], addr[last] + r.bytes());
             }
           }
           free.removeIf(g -> g[1] - g[0] < x.bytes());
@@ -151,35 +164,66 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
         Map.of("rounds", rounds));
   }
 
-  /** Removes {@code [lo, hi)} from the sorted free list; returns the pieces it cut out. */
-  private static List<long[]> remove(List<long[]> free, long lo, long hi) {
-    List<long[]> cut = new ArrayList<>();
+  /** A free range of {@code avail[b]}: {@code {lo, hi, FREE}}. */
+  private static final long FREE = 0;
+
+  /** An in-place slot of {@code avail[b]}: {@code {lo, hi, SLOT}}, taken only at {@code lo}. */
+  private static final long SLOT = 1;
+
+  /**
+   * Removes {@code [lo, hi)} from the free list ({@code update_avail_lmems}); returns {@code
+   * space_split}: whether a free range starting at {@code lo} or below ran past {@code hi}. A slot
+   * that {@code [lo, hi)} touches leaves whole.
+   */
+  private static boolean remove(List<long[]> free, long lo, long hi) {
+    boolean split = false;
     List<long[]> out = new ArrayList<>();
     for (long[] g : free) {
       if (g[1] <= lo || hi <= g[0]) {
         out.add(g);
         continue;
       }
-      cut.add(new long[] {Math.max(g[0], lo), Math.min(g[1], hi)});
+      if (g[2] == SLOT) {
+        continue;
+      }
+      split |= g[0] <= lo && g[1] > hi;
       if (g[0] < lo) {
-        out.add(new long[] {g[0], lo});
+        out.add(new long[] {g[0], lo, FREE});
       }
       if (hi < g[1]) {
-        out.add(new long[] {hi, g[1]});
+        out.add(new long[] {hi, g[1], FREE});
       }
     }
     free.clear();
     free.addAll(out);
-    return cut;
+    return split;
   }
 
-  /** Inserts the free slot {@code [lo, hi)} as its own range, keeping the list sorted by start. */
-  private static void insert(List<long[]> free, long lo, long hi) {
+  /**
+   * Whether {@code insert_inplace_local_mem} offers the placed buffer {@code r}'s range to {@code
+   * b}: they are an in-place pair, and {@code b} is not a weight taking its result's slot.
+   */
+  private static boolean slotFor(LmemInstance instance, int b, int r) {
+    for (InPlace p : instance.inPlace()) {
+      if (p.input() == r && p.output() == b) {
+        return true;
+      }
+      if (p.input() == b
+          && p.output() == r
+          && instance.buffers().get(b).kind() != LmemBuffer.Kind.WEIGHT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Inserts the slot {@code [lo, hi)} before the first range starting above {@code lo}. */
+  private static void insertSlot(List<long[]> free, long lo, long hi) {
     int k = 0;
-    while (k < free.size() && free.get(k)[0] < lo) {
+    while (k < free.size() && free.get(k)[0] <= lo) {
       k++;
     }
-    free.add(k, new long[] {lo, hi});
+    free.add(k, new long[] {lo, hi, SLOT});
   }
 
   /**
@@ -190,6 +234,15 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
       List<long[]> free, BitSet excluded, long size, long bank, long eu) {
     for (long[] g : free) {
       long a = g[0];
+      if (g[2] == SLOT) {
+        int first = (int) (a / bank);
+        int last = (int) ((a + size - 1) / bank);
+        int clash = excluded.nextSetBit(first);
+        if (a + size <= g[1] && (clash < 0 || clash > last)) {
+          return a;
+        }
+        continue;
+      }
       while (a + size <= g[1]) {
         int k = (int) (a / bank);
         if (excluded.get(k)) {

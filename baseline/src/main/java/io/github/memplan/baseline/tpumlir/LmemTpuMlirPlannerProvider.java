@@ -23,7 +23,7 @@ public final class LmemTpuMlirPlannerProvider
   @Override
   public String citation() {
     return "TPU-MLIR LayerGroup/LmemAllocator.cpp assignLmemAddr (reference/tpu-mlir.md §2.10);"
-        + " sizes and holds taken from the instance, in-place slot not merged";
+        + " sizes and holds taken from the instance, an in-place slot taken only at its start";
   }
 
   @Override

@@ -206,4 +206,163 @@ class LayerGroupTodayPlannerTest {
     // all ranges over 5 ops: 10 with two ops or more, each evaluated once (memoised)
     assertThat(o.stats()).containsEntry("evaluations", 10.0);
   }
+
+  /** Ten unary kinds, distinct: the ten ops of one block. */
+  private static final List<OpKind> BLOCK =
+      List.of(
+          OpKind.RELU,
+          OpKind.SIGMOID,
+          OpKind.TANH,
+          OpKind.EXP,
+          OpKind.SQRT,
+          OpKind.NEG,
+          OpKind.ABS,
+          OpKind.FLOOR,
+          OpKind.CEIL,
+          OpKind.ROUND);
+
+  /**
+   * On 1x64x8x8 f32 (256 bytes a lane, so every range fits): head ops {@code sign, recip}, three
+   * blocks of the ten {@link #BLOCK} kinds (positions 2-31), then {@code log}, a relu and a sigmoid
+   * (32-34), then {@code hsig, silu} (35, 36): 37 ops, one base group.
+   */
+  private static Graph repeated() {
+    List<OpKind> kinds = new java.util.ArrayList<>(List.of(OpKind.SIGN, OpKind.RECIPROCAL));
+    for (int k = 0; k < 3; k++) {
+      kinds.addAll(BLOCK);
+    }
+    kinds.addAll(
+        List.of(OpKind.LOG, OpKind.RELU, OpKind.SIGMOID, OpKind.HARD_SIGMOID, OpKind.SILU));
+    return unaryChain("blocks", kinds);
+  }
+
+  /** A chain of unary ops {@code op0, op1, ...} of {@code kinds} on 1x64x8x8 f32. */
+  private static Graph unaryChain(String name, List<OpKind> kinds) {
+    Graph.Builder b = Graph.builder(name);
+    b.input("x", DType.F32, 1, 64, 8, 8);
+    String prev = "x";
+    for (int i = 0; i < kinds.size(); i++) {
+      b.op("op" + i, kinds.get(i), Attributes.empty(), prev);
+      prev = "op" + i;
+    }
+    b.output(prev);
+    return b.build();
+  }
+
+  /** A cost model under which the DP is worked by hand: a global op 10, a pair 15, more 1000·k. */
+  private static final io.github.memplan.core.cost.CostModel PAIRS =
+      new io.github.memplan.core.cost.CostModel() {
+        @Override
+        public io.github.memplan.core.cost.GroupCost group(
+            Graph graph,
+            List<Op> ops,
+            Chip chip,
+            ShapeSecs secs,
+            Map<String, io.github.memplan.core.group.SliceInfo> slices,
+            io.github.memplan.core.group.GroupTimesteps table) {
+          return new io.github.memplan.core.cost.GroupCost(
+              ops.size() == 2 ? 15 : 1000L * ops.size(), 0);
+        }
+
+        @Override
+        public io.github.memplan.core.cost.GroupCost globalOp(Graph graph, Op op, Chip chip) {
+          return new io.github.memplan.core.cost.GroupCost(10, 0);
+        }
+      };
+
+  private static Outcome<Grouping> pairs(Graph g, boolean structureDetect) {
+    GroupProblem p =
+        GroupProblem.of(g, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
+    Outcome<Grouping> o =
+        new LayerGroupTodayPlanner(
+                LayerGroupTodayPlanner.Mode.DP,
+                new StackLmemPlanner(),
+                "test-lmem-stack",
+                PAIRS,
+                structureDetect)
+            .solve(p, SolveContext.unlimited());
+    assertThat(o.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+    return o;
+  }
+
+  /**
+   * Structure detection on {@link #repeated()} under {@link #PAIRS} (a DP optimum pairs ops up).
+   *
+   * <ol>
+   *   <li>Signature counts: the head ops, log, hsig and silu 1; relu and sigmoid 4 (three blocks
+   *       and 33, 34); tanh .. round 3. The first signature of count 3 is tanh, at 4, 14, 24: size
+   *       10, and 10 · (3 - 2) <= 37.
+   *   <li>Windows of 10 from 0 and 1 hold a head op; from 2 the three blocks match: equal kinds,
+   *       inputs and outputs of one 1x64x8x8 f32 tensor each, chained the same way.
+   *   <li>The DP over the two blocks 2..21 pairs them up (10 pairs: each pair saves 5 over two
+   *       global ops, a triple costs 3000): patterns are the 8 middle pairs, length 2.
+   *   <li>Scanning pairs from 0: (sign, recip), (recip, relu) match nothing; from 2 every pair of
+   *       the blocks matches (15 clusters, 2..31); (log, relu) does not; (relu, sigmoid) at 33-34
+   *       matches pattern (relu, sigmoid) (same signatures, input and output of the same shape);
+   *       (hsig, silu) does not.
+   *   <li>Cuts: the gap 0..1 before the first cluster by the plain DP (a pair, 15 < 20); the gap 32
+   *       (log) before the last cluster, a single op; the tail 35..36 after it is not cut, since
+   *       the last cluster had a gap before it: hsig and silu stay global.
+   * </ol>
+   *
+   * Total 15 · 17 pairs + 3 global ops · 10 = 285, where the plain DP finds 18 pairs and one single
+   * op: 280. Evaluations: the DP over 20 ops evaluates its 190 ranges, the head gap 1, and the
+   * final groups not yet evaluated are the five pairs of the third block and 33-34: 197; the plain
+   * DP evaluates every range of two ops or more of 37: 666.
+   */
+  @Test
+  void structureDetectionGroupsTwoBlocksAndTilesTheRestByPattern() {
+    Graph g = repeated();
+    Outcome<Grouping> on = pairs(g, true);
+    Grouping grouping = on.solution();
+    assertThat(grouping.groups()).hasSize(17);
+    assertThat(grouping.groups().get(0))
+        .extracting(Group::first, Group::last)
+        .containsExactly(0, 1);
+    assertThat(grouping.groups())
+        .extracting(Group::first)
+        .contains(2, 4, 30, 33)
+        .doesNotContain(35, 32);
+    assertThat(grouping.globalOps()).containsExactly(32, 35, 36);
+    assertThat(PAIRS.model(g, BM1684X, grouping).cycles()).isEqualTo(285);
+    assertThat(on.stats())
+        .containsEntry("structure-base-groups", 1.0)
+        .containsEntry("structure-tail-ops", 2.0)
+        .containsEntry("evaluations", 197.0);
+
+    Outcome<Grouping> off = pairs(g, false);
+    assertThat(PAIRS.model(g, BM1684X, off.solution()).cycles()).isEqualTo(280);
+    assertThat(off.solution().globalOps()).hasSize(1);
+    assertThat(off.stats())
+        .containsEntry("structure-base-groups", 0.0)
+        .containsEntry("evaluations", 666.0);
+  }
+
+  @Test
+  void noStructureBelowTenOpsApart() {
+    // the same chain with blocks of the first five kinds only: every count-3 signature repeats
+    // 5 ops apart, below MIN_STRUCTURE_SIZE; the plain DP runs
+    List<OpKind> kinds = new java.util.ArrayList<>();
+    for (int k = 0; k < 3; k++) {
+      kinds.addAll(BLOCK.subList(0, 5));
+    }
+    Outcome<Grouping> o = pairs(unaryChain("short", kinds), true);
+    assertThat(o.stats()).containsEntry("structure-base-groups", 0.0);
+    // 15 ops: 7 pairs and one global op, every range of 2..15 ops evaluated: 105
+    assertThat(o.solution().globalOps()).hasSize(1);
+    assertThat(o.stats()).containsEntry("evaluations", 105.0);
+  }
+
+  @Test
+  void structureDetectIsAParameterOfTheDpOnly() {
+    var dp = Planners.<GroupProblem, Grouping>get("tpumlir-dp", GroupProblem.class);
+    assertThat(dp.parameters())
+        .extracting(io.github.memplan.core.solve.Parameter::name)
+        .containsExactly("lmem", "structure-detect");
+    var greedy = Planners.<GroupProblem, Grouping>get("tpumlir-greedy", GroupProblem.class);
+    assertThat(greedy.parameters())
+        .extracting(io.github.memplan.core.solve.Parameter::name)
+        .containsExactly("lmem");
+  }
 }

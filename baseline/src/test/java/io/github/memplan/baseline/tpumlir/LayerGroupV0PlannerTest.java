@@ -52,7 +52,8 @@ class LayerGroupV0PlannerTest {
       b.output("relu");
       return b.build();
     }
-    b.op("flat", OpKind.RESHAPE, Attributes.builder().put("shape", 1, 64, 256, h).build(), "relu");
+    // (1, 64, h, 256) -> (1, 256, 64, h) changes dim 1: global (ReshapeOp::LocalGenSupport)
+    b.op("flat", OpKind.RESHAPE, Attributes.builder().put("shape", 1, 256, 64, h).build(), "relu");
     b.op("sig", OpKind.SIGMOID, Attributes.empty(), "flat");
     b.op("tanh", OpKind.TANH, Attributes.empty(), "sig");
     b.output("tanh");
@@ -80,7 +81,7 @@ class LayerGroupV0PlannerTest {
 
   @Test
   void globalOpsCutTheRunsAndSingleOpsStayGlobal() {
-    // conv relu | reshape (global) | sigmoid tanh: two runs, each one group
+    // conv relu | reshape (global, it changes dim 1) | sigmoid tanh: two runs, each one group
     Outcome<Grouping> o = plan(convRelu(16, true), "bm1684x");
     Grouping g = o.solution();
     assertThat(g.groups())

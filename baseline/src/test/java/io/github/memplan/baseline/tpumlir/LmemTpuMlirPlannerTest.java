@@ -130,6 +130,83 @@ class LmemTpuMlirPlannerTest extends LmemPlannerContract {
   }
 
   /**
+   * A residual block, 64 bytes a buffer, EU 16: row 0 loads x; row 1 conv1(x) -> a; row 2 conv2(a)
+   * -> b; row 3 add(b, a) -> z, which may write over b (pair (b, z)); row 4 stores z. Lives: x
+   * [0,1], a [1,3], b [2,3], z [3,4]; with {@code q}, also [0,4] and touched by no engine.
+   */
+  private static LmemInstance residual(long capacity, int banks, boolean q, boolean pair) {
+    List<io.github.memplan.core.lmem.LmemBuffer> buffers =
+        new java.util.ArrayList<>(
+            List.of(
+                act("x", 0, 1, 64), act("a", 1, 3, 64), act("b", 2, 3, 64), act("z", 3, 4, 64)));
+    if (q) {
+      buffers.add(act("q", 0, 4, 64));
+    }
+    List<Timestep> rows =
+        List.of(
+            new Timestep(List.of(), List.of(0)),
+            new Timestep(
+                List.of(new Timestep.TiuOp("conv1", List.of(0), List.of(1), List.of())), List.of()),
+            new Timestep(
+                List.of(new Timestep.TiuOp("conv2", List.of(1), List.of(2), List.of())), List.of()),
+            new Timestep(
+                List.of(new Timestep.TiuOp("add", List.of(2, 1), List.of(3), List.of())),
+                List.of()),
+            new Timestep(List.of(), List.of(3)));
+    return pair
+        ? of(capacity, banks, 16, buffers, rows, new InPlace(2, 3))
+        : of(capacity, banks, 16, buffers, rows);
+  }
+
+  /**
+   * The residual block with q in 192 bytes (3 banks of 64). Row 3 holds a, b, z and q, 256 bytes:
+   * only z over b fits. Every buffer but q is touched by a TIU op (conflict 1); areas q 320, a 192,
+   * x, b, z 128.
+   *
+   * <pre>
+   * round 1: a (conflict, largest area) at 0; rows 1 and 2 keep one TIU buffer each: cleared
+   * round 2: b, z still in row 3's set: order b, z, q, x. r = a: b, z, q, x lose [0, 64), which
+   *          split their free range [0, 192) (no pair with a); a's bank 0 is excluded for b, z
+   *          and x (same TIU op). Every candidate is 64: b (first) at 64; row 3 cleared
+   * round 3: order q, x, z. r = b: q loses [64, 128) -> [128, 192), candidate 128; x does not
+   *          meet b, candidate 64; z loses [64, 128), which split [64, 192), and b is its pair:
+   *          b's range comes back as the slot [64, 128), but bank 1 is excluded (same add):
+   *          candidate 128. x at 64
+   * round 4: r = x meets q only (rows 0, 1): q's range [128, 192) untouched, candidate 128; z:
+   *          candidate 128 (the slot is in excluded bank 1); tie, q first: q at 128
+   * round 5: z loses [128, 192) whole (no split): only the slot [64, 128) is left, in an
+   *          excluded bank: z accepts it and writes over b at 64
+   * </pre>
+   */
+  @Test
+  void theAddOfAResidualBlockWritesOverTheConvOutputWhenNothingElseFits() {
+    LmemInstance inst = residual(192, 3, true, true);
+    Outcome<LmemSolution> out = run(inst);
+    assertThat(out.solution().addresses()).containsExactly(64, 0, 64, 64, 128);
+    assertThat(out.stats()).containsEntry("accepted-conflicts", 1.0);
+    assertThat(LmemBanks.report(inst, out.solution()).conflicts())
+        .containsExactly(new Conflict(2, 3, 3, Reason.SAME_TIU_OP));
+    // without the pair, row 3's 256 live bytes cannot fit in 192
+    Outcome<LmemSolution> none =
+        new LmemTpuMlirPlanner().solve(residual(192, 3, true, false), SolveContext.unlimited());
+    assertThat(none.status().hasSolution()).isFalse();
+  }
+
+  /**
+   * The residual block alone in 128 bytes (2 banks of 64): z over b (a at 0, x, b, z at 64) would
+   * fit, but the allocator never offers the slot. Round 1: a at 0. Round 2: b, z, x all get 64
+   * (bank 0 excluded), b first at 64. Round 3: r = b takes z's whole free range [64, 128): no range
+   * ran past b's end, so no {@code space_split} and no slot; z has nothing left: failure.
+   */
+  @Test
+  void noSlotWithoutASplitFreeRange() {
+    Outcome<LmemSolution> out =
+        new LmemTpuMlirPlanner().solve(residual(128, 2, false, true), SolveContext.unlimited());
+    assertThat(out.status().hasSolution()).isFalse();
+    assertThat(out.message()).contains("'z'");
+  }
+
+  /**
    * A lifetime wrapping around the loop boundary: in [2,0] (48 bytes) lives in rows 2 and 0, so a
    * [1,1] may share its addresses while b [0,0] and c [2,2] may not. Idle rows, 256 bytes, 4 banks
    * of 64, EU 16. Areas: in 96, a 48, b 32, c 16.

@@ -23,9 +23,18 @@ import java.util.Optional;
  * dialect:
  *
  * <ul>
- *   <li>Shape ops (Reshape, Flatten, Squeeze, Unsqueeze), Reduce, Tile, Gather, Transpose, Split,
- *       Expand and LSTM stay global: the IR does not record which axes a reshape preserves, and
- *       TPU-MLIR lowers the others to ops outside the local set or with closed backward rules.
+ *   <li>Squeeze, Unsqueeze, Reduce, Tile, Gather, Transpose, Split, Expand and LSTM stay global:
+ *       TPU-MLIR lowers them to ops outside the local set or with closed backward rules.
+ *   <li>Reshape, and Flatten, which TPU-MLIR turns into a Reshape ({@code
+ *       FlattenOp::shape_inference}, {@code lib/Dialect/Top/Interfaces/Flatten.cpp}), follow {@code
+ *       ReshapeOp::LocalGenSupport} and {@code ReshapeOp::AllowDataSplit} ({@code
+ *       lib/Dialect/Tpu/Interfaces/Common/Reshape.cpp} at commit d50059d620): global on CV18xx and
+ *       BM1684, local when input and output have rank 2 or more and keep dims 0 and 1; only N (and
+ *       C) may be split, and on BM1688, SG2380, CV184X (MARS3) and SGTPUV8 nothing ("temp code for
+ *       prevent not-inplace reshape"). {@link #allowSplit} has no chip, so there the refusal is
+ *       {@link #backward}'s: a Reshape gives no input slice for a part of N, which makes the same
+ *       groups invalid as a maximum of one N slice would. No scratch ({@code getBufferSize_bm1684x}
+ *       is 0).
  *   <li>Only 4-D (or lower rank) tensors are grouped; GROUP_3D is not modelled. GROUP_SMALL_C and
  *       GROUP_MM are ({@link GroupType}): C is split only in them, and the backward rules and split
  *       axes take the group type ({@link #allowSplit(Graph, Op, Axis, GroupType)}, {@link
@@ -268,6 +277,16 @@ public final class OpSemantics {
             }
             yield out.shape().rank() >= 3 ? null : "Slice on rank below 3 is global";
           }
+          case RESHAPE, FLATTEN -> {
+            if (cv || chipName.equals("bm1684")) {
+              yield "Reshape is global on " + chipName;
+            }
+            Shape i = in0(graph, op).shape();
+            Shape o = out.shape();
+            yield i.rank() >= 2 && o.rank() >= 2 && i.dim(0) == o.dim(0) && i.dim(1) == o.dim(1)
+                ? null
+                : "Reshape is local only when it keeps dims 0 and 1";
+          }
           case UPSAMPLE, RESIZE -> {
             if (!op.attributes().getString("mode", "nearest").equals("nearest")
                 || out.shape().rank() != 4) {
@@ -402,6 +421,17 @@ public final class OpSemantics {
       Graph graph, Op op, int operand, Axis axis, Range out, Chip chip) {
     Tensor in = graph.tensor(op.inputs().get(operand));
     Tensor res = graph.tensor(op.outputs().get(0));
+    if (op.kind() == OpKind.RESHAPE || op.kind() == OpKind.FLATTEN) {
+      // dims 0 and 1 are kept: N and C slices pass through; H and W are never split
+      long inSize = Nchw.of(in.shape()).dim(axis);
+      if (out.idx() == 0 && out.len() == Nchw.of(res.shape()).dim(axis)) {
+        return Optional.of(new Range(0, inSize));
+      }
+      boolean kept = axis == Axis.N || axis == Axis.C;
+      return kept && !reshapeUnsplit(op, chip)
+          ? fix(out.idx(), out.len(), inSize, false)
+          : Optional.empty(); // AllowDataSplit fails on that axis (or chip)
+    }
     long inSize = dimOf(in.shape(), res.shape().rank(), axis);
     long outSize = Nchw.of(res.shape()).dim(axis);
     if (inSize == 1 && outSize != 1) {
@@ -480,6 +510,15 @@ public final class OpSemantics {
       }
       default -> fix(out.idx(), out.len(), inSize, false);
     };
+  }
+
+  /** A Reshape on a chip where {@code ReshapeOp::AllowDataSplit} refuses every axis. */
+  private static boolean reshapeUnsplit(Op op, Chip chip) {
+    return (op.kind() == OpKind.RESHAPE || op.kind() == OpKind.FLATTEN)
+        && switch (chip.name()) {
+          case "bm1688", "sg2380", "cv184x", "sgtpuv8" -> true;
+          default -> false;
+        };
   }
 
   /** {@code fixSlice}: clamp to {@code [0, size)}; the last output slice extends to the end. */

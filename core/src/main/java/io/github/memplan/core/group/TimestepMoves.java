@@ -35,7 +35,8 @@ import java.util.Optional;
  * by a profit rule and may swap with other transfers; here any legal set of moves is allowed and a
  * search picks one. The lifetimes of the moved table are derived by the rule of §2.8(e) ({@link
  * BufferLifetimes}, shared with {@link TodayTimesteps}): a load moved earlier starts earlier, a
- * store moved later ends later, so the LMEM placement sees the longer lives.
+ * store moved later ends later, so the LMEM placement sees the longer lives. The in-place pairs of
+ * the table ({@link InPlaceOps}) are kept while the new lives still allow them.
  */
 public final class TimestepMoves {
   private TimestepMoves() {}
@@ -176,6 +177,7 @@ public final class TimestepMoves {
     for (int r = 0; r < rows.size(); r++) {
       moved.add(new Timestep(rows.get(r).tiu(), gdma.get(r)));
     }
+    List<LmemBuffer> lives = BufferLifetimes.of(buffers, moved);
     LmemInstance out =
         new LmemInstance(
             inst.name(),
@@ -183,9 +185,9 @@ public final class TimestepMoves {
             inst.banks(),
             inst.bankBytes(),
             inst.euBytes(),
-            BufferLifetimes.of(buffers, moved),
+            lives,
             moved,
-            inst.inPlace());
+            InPlaceOps.keepValid(inst.inPlace(), lives, moved));
     return new Moved(new GroupTimesteps(out, base.tensors(), base.stages()));
   }
 }

@@ -44,6 +44,11 @@ import java.util.Set;
  * moved store or load wraps); scratch lives in its op's row and is dropped when its size is 0. Read
  * off the finished table by {@link BufferLifetimes}, which {@link TimestepMoves} shares.
  *
+ * <p><b>(f) In-place pairs</b> ({@link InPlaceOps}, {@code LmemAllocator.cpp}'s {@code isInplaceOp}
+ * and {@code insert_inplace_local_mem}, §2.10): the output of an eltwise op, a Reshape or a Scale
+ * may take the address of its operand 0 when that operand has one user and its life ends where the
+ * output's begins; not on CV18xx.
+ *
  * <p>Departures: (c)'s own departures are listed in {@link MemoryAwareRebalance}; weights that
  * TPU-MLIR splits ({@code allow_split}: weight operands of Add, Mul, Concat, …) are loaded whole
  * and held like every other weight. Sizes are those of {@link V0Timesteps} (largest slice per axis,
@@ -196,8 +201,12 @@ public final class TodayTimesteps implements TimestepMethod {
       held.add(new LmemBuffer(p.id(), p.kind(), 0, 0, p.bytes(), h));
     }
     List<LmemBuffer> buffers = BufferLifetimes.of(held, table);
+    // (f) in-place pairs (LmemAllocator's insert_inplace_local_mem)
     return new GroupTimesteps(
-        LmemInstance.of(name, chip, buffers, table, List.of()), tensors, stages);
+        LmemInstance.of(
+            name, chip, buffers, table, InPlaceOps.pairs(graph, ops, chip, index, buffers, table)),
+        tensors,
+        stages);
   }
 
   private static LmemBuffer.Kind weight() {

@@ -20,7 +20,8 @@ import java.util.Set;
  * @param euBytes address alignment of every buffer ({@code EU_BYTES})
  * @param buffers the buffers, ids unique
  * @param timesteps the rows of the timestep table; every lifetime lies within {@code [0, T)}
- * @param inPlace pairs of buffers allowed to share addresses
+ * @param inPlace pairs of buffers allowed to start at the same address ({@link InPlace}); the
+ *     lifetimes of each pair must allow it ({@link InPlace#lifetimesAllow})
  */
 public record LmemInstance(
     String name,
@@ -81,6 +82,19 @@ public record LmemInstance(
     for (InPlace p : inPlace) {
       checkIndex(name, -1, p.input(), buffers.size());
       checkIndex(name, -1, p.output(), buffers.size());
+      LmemBuffer in = buffers.get(p.input());
+      LmemBuffer out = buffers.get(p.output());
+      if (p.input() == p.output() || !InPlace.lifetimesAllow(in, out)) {
+        throw new IllegalArgumentException(
+            "LMEM instance '"
+                + name
+                + "': in-place pair ('"
+                + in.id()
+                + "', '"
+                + out.id()
+                + "'): the input must end in the timestep where the output starts, the two"
+                + " meeting there only, and neither may be held");
+      }
     }
   }
 
@@ -120,7 +134,10 @@ public record LmemInstance(
     return timesteps.size();
   }
 
-  /** Whether buffers {@code a} and {@code b} may share addresses (an in-place pair). */
+  /**
+   * Whether buffers {@code a} and {@code b} are an in-place pair, which may start at the same
+   * address ({@link InPlace}).
+   */
   public boolean mayShare(int a, int b) {
     for (InPlace p : inPlace) {
       if ((p.input() == a && p.output() == b) || (p.input() == b && p.output() == a)) {

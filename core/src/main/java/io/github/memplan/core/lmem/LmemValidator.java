@@ -15,7 +15,8 @@ import java.util.List;
  *   <li>{@code alignment}: every address is a multiple of {@code euBytes};
  *   <li>{@code overlap}: two buffers live in a common timestep (held buffers in all of them,
  *       wrapping lifetimes counted cyclically) never share a byte, unless they are an {@link
- *       InPlace} pair.
+ *       InPlace} pair at the same address (the output written over its input; an in-place pair
+ *       overlapping at different addresses is an overlap).
  * </ul>
  *
  * Bank rules are preferences in TPU-MLIR, not rules; they are counted, not reported as violations.
@@ -77,7 +78,8 @@ public final class LmemValidator implements Validator<LmemInstance, LmemSolution
         long ax = solution.address(i);
         long ay = solution.address(j);
         boolean bytesOverlap = ax < ay + y.bytes() && ay < ax + x.bytes();
-        if (bytesOverlap && x.overlapsInTime(y, t) && !instance.mayShare(i, j)) {
+        boolean inPlace = ax == ay && instance.mayShare(i, j);
+        if (bytesOverlap && x.overlapsInTime(y, t) && !inPlace) {
           out.add(
               new Violation(
                   "overlap",

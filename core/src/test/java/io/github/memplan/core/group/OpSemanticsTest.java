@@ -164,4 +164,65 @@ class OpSemanticsTest {
     assertThat(slices.get("xq").h()).containsExactly(new Range(0, 9), new Range(7, 9));
     assertThat(slices.get("x").h()).containsExactly(new Range(0, 9), new Range(7, 9));
   }
+
+  /**
+   * ReshapeOp::LocalGenSupport: local when dims 0 and 1 are kept, not on BM1684 or CV18xx;
+   * AllowDataSplit: N (and C) only, nothing on BM1688.
+   */
+  @Test
+  void reshapeIsLocalWhenItKeepsDimsZeroAndOne() {
+    Graph.Builder b = Graph.builder("r");
+    b.input("x", DType.F32, 4, 128, 768);
+    b.op(
+        "heads",
+        io.github.memplan.core.ir.OpKind.RESHAPE,
+        Attributes.builder().put("shape", 4, 128, 12, 64).build(),
+        "x");
+    b.op(
+        "rows",
+        io.github.memplan.core.ir.OpKind.RESHAPE,
+        Attributes.builder().put("shape", 4, 1536, 64).build(),
+        "heads");
+    b.input("p", DType.F32, 1, 512, 1, 1);
+    b.op("flat", io.github.memplan.core.ir.OpKind.FLATTEN, Attributes.empty(), "p");
+    b.input("q", DType.F32, 1, 512, 7, 7);
+    b.op("flat7", io.github.memplan.core.ir.OpKind.FLATTEN, Attributes.empty(), "q");
+    b.output("rows");
+    b.output("flat");
+    b.output("flat7");
+    Graph g = b.build();
+    // (4,128,768) -> (4,128,12,64) keeps 4 and 128; (4,128,12,64) -> (4,1536,64) does not;
+    // Flatten (1,512,1,1) -> (1,512) keeps 1 and 512; (1,512,7,7) -> (1,25088) does not
+    assertThat(OpSemantics.groupable(g, g.op("heads"), bm1684x)).isTrue();
+    assertThat(OpSemantics.whyGlobal(g, g.op("rows"), bm1684x))
+        .contains("Reshape is local only when it keeps dims 0 and 1");
+    assertThat(OpSemantics.groupable(g, g.op("flat"), bm1684x)).isTrue();
+    assertThat(OpSemantics.groupable(g, g.op("flat7"), bm1684x)).isFalse();
+    assertThat(OpSemantics.whyGlobal(g, g.op("heads"), Chips.get("bm1684")))
+        .contains("Reshape is global on bm1684");
+    assertThat(OpSemantics.groupable(g, g.op("heads"), cv183x)).isFalse();
+    assertThat(OpSemantics.allowSplit(g, g.op("heads"), Axis.N)).isTrue();
+    assertThat(OpSemantics.allowSplit(g, g.op("heads"), Axis.H)).isFalse();
+    assertThat(OpSemantics.allowSplit(g, g.op("heads"), Axis.W)).isFalse();
+    // N slices pass through unchanged: output rows [1, 3) read input rows [1, 3)
+    assertThat(OpSemantics.backward(g, g.op("heads"), 0, Axis.N, new Range(1, 2), bm1684x))
+        .contains(new Range(1, 2));
+    // on BM1688 AllowDataSplit refuses every axis: only the whole N passes
+    Chip bm1688 = Chips.get("bm1688");
+    assertThat(OpSemantics.backward(g, g.op("heads"), 0, Axis.N, new Range(1, 2), bm1688))
+        .isEmpty();
+    assertThat(OpSemantics.backward(g, g.op("heads"), 0, Axis.N, new Range(0, 4), bm1688))
+        .contains(new Range(0, 4));
+    // the whole H of the output (12) is the whole H of the input's 4-D view (768)
+    assertThat(OpSemantics.backward(g, g.op("heads"), 0, Axis.H, new Range(0, 12), bm1684x))
+        .contains(new Range(0, 768));
+    assertThat(
+            OpSemantics.scratchBytes(
+                g,
+                g.op("heads"),
+                bm1684x,
+                Nchw.of(g.tensor("x").shape()),
+                Nchw.of(g.tensor("heads").shape())))
+        .isZero();
+  }
 }

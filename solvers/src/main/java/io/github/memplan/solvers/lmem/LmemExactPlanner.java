@@ -42,15 +42,16 @@ import java.util.TreeMap;
  * the lexicographic objective of {@link LmemScore}: conflicts, then straddles, then peak.
  *
  * <p><b>Model.</b> One integer {@code k_i} per buffer, its address {@code a_i = EU·k_i} (alignment
- * by construction), {@code 0 <= a_i}, {@code a_i + s_i <= C}. Buffers live in a common row and not
- * an {@link InPlace} pair never share an address ({@link LmemValidator}): the buffers in no
- * in-place pair are rectangles of one {@code AddNoOverlap2D} with fixed time intervals ({@code
- * [start, end]}; a wrapping lifetime is two pieces {@code [start, T)} and {@code [0, end]} on the
- * same address variable; a held buffer spans all rows); a pair involving an in-place buffer gets a
- * disjunction {@code a_i + s_i <= a_j or a_j + s_j <= a_i} of its own unless it is the in-place
- * pair itself. Bank indices {@code f_i} (first) and {@code l_i} (last) are linear: {@code B·f_i <=
- * a_i <= B·f_i + B - 1}, {@code B·l_i <= a_i + s_i - 1 <= B·l_i + B - 1}, only for buffers a bank
- * rule can concern.
+ * by construction), {@code 0 <= a_i}, {@code a_i + s_i <= C}. Buffers live in a common row never
+ * share an address unless they are an {@link InPlace} pair at the same address ({@link
+ * LmemValidator}): the buffers in no in-place pair are rectangles of one {@code AddNoOverlap2D}
+ * with fixed time intervals ({@code [start, end]}; a wrapping lifetime is two pieces {@code [start,
+ * T)} and {@code [0, end]} on the same address variable; a held buffer spans all rows); a pair
+ * involving an in-place buffer gets a disjunction {@code a_i + s_i <= a_j or a_j + s_j <= a_i} of
+ * its own, and the in-place pair itself {@code a_i + s_i <= a_j or a_j + s_j <= a_i or a_i = a_j}.
+ * Bank indices {@code f_i} (first) and {@code l_i} (last) are linear: {@code B·f_i <= a_i <= B·f_i
+ * + B - 1}, {@code B·l_i <= a_i + s_i - 1 <= B·l_i + B - 1}, only for buffers a bank rule can
+ * concern.
  *
  * <ul>
  *   <li>Straddle (buffers of at most one bank {@code B}, where {@code l_i - f_i} is 0 or 1): hard
@@ -501,6 +502,25 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
               pairs++;
             }
           }
+        }
+        for (InPlace p : inst.inPlace()) {
+          int i = p.input();
+          int j = p.output();
+          BoolVar below = model.newBoolVar(""); // i below j
+          BoolVar above = model.newBoolVar(""); // j below i
+          BoolVar same = model.newBoolVar(""); // written in place
+          model.addLessOrEqual(end(i, 0), addr(j)).onlyEnforceIf(below);
+          model.addLessOrEqual(end(j, 0), addr(i)).onlyEnforceIf(above);
+          model.addEquality(k[i], k[j]).onlyEnforceIf(same);
+          model.addBoolOr(new BoolVar[] {below, above, same});
+          boolean hs = hint != null && hint[i] == hint[j];
+          lits.add(below);
+          litHints.add(hint != null && !hs && hint[i] + buffers.get(i).bytes() <= hint[j]);
+          lits.add(above);
+          litHints.add(hint != null && !hs && hint[j] + buffers.get(j).bytes() <= hint[i]);
+          lits.add(same);
+          litHints.add(hs);
+          pairs++;
         }
         stats.put("rectangles", rects);
         stats.put("pairs", pairs);

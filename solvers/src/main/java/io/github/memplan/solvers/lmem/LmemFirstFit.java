@@ -13,15 +13,17 @@ import java.util.List;
  * A bank-aware first fit for LMEM placements, the warm start of the LMEM search planners (not a
  * baseline: the TPU-MLIR allocators live in {@code baseline} and solvers never import them).
  * Buffers are taken by area ({@code bytes × cyclic lifetime}) descending, then index; each goes to
- * the lowest EU-aligned address where it overlaps no placed buffer it shares a timestep with
- * (in-place pairs exempt, as in {@link io.github.memplan.core.lmem.LmemValidator}) and, in order of
- * preference, (1) breaks no rule that is not off, (2) breaks no hard rule; with {@code bankAware}
- * false it skips (1). A buffer with no such address makes the first fit fail.
+ * the lowest EU-aligned address where it overlaps no placed buffer it shares a timestep with (an
+ * in-place partner may be overlapped only from the same address, as {@link
+ * io.github.memplan.core.lmem.LmemValidator} rules) and, in order of preference, (1) breaks no rule
+ * that is not off, (2) breaks no hard rule; with {@code bankAware} false it skips (1). A buffer
+ * with no such address makes the first fit fail.
  *
- * <p>The lowest address of each kind is among {@code 0}, the EU-aligned ends of placed buffers and
- * the EU-aligned bank starts: the addresses a buffer may not take form open intervals whose right
- * ends are exactly those points (a placed buffer's range; the banks of a conflict partner; the
- * straddling positions within a bank), so the scan over these candidates is exact for each step.
+ * <p>The lowest address of each kind is among {@code 0}, the EU-aligned ends of placed buffers, the
+ * addresses of placed in-place partners and the EU-aligned bank starts: the addresses a buffer may
+ * not take form open intervals whose right ends are exactly those points (a placed buffer's range,
+ * a partner's range but its start; the banks of a conflict partner; the straddling positions within
+ * a bank), so the scan over these candidates is exact for each step.
  */
 public final class LmemFirstFit {
   private LmemFirstFit() {}
@@ -55,12 +57,16 @@ public final class LmemFirstFit {
     for (int i : order) {
       long s = buffers.get(i).bytes();
       List<Integer> near = new ArrayList<>();
+      List<Integer> sharers = new ArrayList<>();
       List<Long> cands = new ArrayList<>();
       cands.add(0L);
       for (int j = 0; j < n; j++) {
-        if (placed[j] && overlaps.clash(i, j)) {
-          near.add(j);
+        if (placed[j] && (overlaps.clash(i, j) || overlaps.share(i, j))) {
+          (overlaps.clash(i, j) ? near : sharers).add(j);
           cands.add(alignUp(addr[j] + buffers.get(j).bytes(), eu));
+          if (overlaps.share(i, j)) {
+            cands.add(addr[j]);
+          }
         }
       }
       for (int b = 1; b < instance.banks(); b++) {
@@ -73,7 +79,7 @@ public final class LmemFirstFit {
         if (a + s > instance.capacity()) {
           break;
         }
-        if (!fits(buffers, addr, near, a, s)) {
+        if (!fits(buffers, addr, near, a, s) || !fitsPartners(buffers, addr, sharers, a, s)) {
           continue;
         }
         int level = level(instance, rules, engines, addr, placed, i, a, s);
@@ -102,6 +108,17 @@ public final class LmemFirstFit {
       List<LmemBuffer> buffers, long[] addr, List<Integer> near, long a, long s) {
     for (int j : near) {
       if (a < addr[j] + buffers.get(j).bytes() && addr[j] < a + s) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether {@code [a, a + s)} meets each in-place partner only from the partner's address. */
+  private static boolean fitsPartners(
+      List<LmemBuffer> buffers, long[] addr, List<Integer> sharers, long a, long s) {
+    for (int j : sharers) {
+      if (a != addr[j] && a < addr[j] + buffers.get(j).bytes() && addr[j] < a + s) {
         return false;
       }
     }
@@ -141,14 +158,16 @@ public final class LmemFirstFit {
 
   /**
    * Which pairs must not share an address: live in a common timestep (held buffers in all, wrapping
-   * lifetimes cyclically) and not an in-place pair, as {@link
-   * io.github.memplan.core.lmem.LmemValidator} rules.
+   * lifetimes cyclically) and not an in-place pair; and which may start at the same address: the
+   * in-place pairs, as {@link io.github.memplan.core.lmem.LmemValidator} rules.
    */
   static final class Overlaps {
     private final BitSet[] clash;
+    private final BitSet[] share;
 
-    private Overlaps(BitSet[] clash) {
+    private Overlaps(BitSet[] clash, BitSet[] share) {
       this.clash = clash;
+      this.share = share;
     }
 
     static Overlaps of(LmemInstance instance) {
@@ -176,16 +195,27 @@ public final class LmemFirstFit {
           }
         }
       }
+      BitSet[] share = new BitSet[n];
+      for (int i = 0; i < n; i++) {
+        share[i] = new BitSet(n);
+      }
       for (var p : instance.inPlace()) {
         clash[p.input()].clear(p.output());
         clash[p.output()].clear(p.input());
+        share[p.input()].set(p.output());
+        share[p.output()].set(p.input());
       }
-      return new Overlaps(clash);
+      return new Overlaps(clash, share);
     }
 
     /** Whether {@code i} and {@code j} must occupy disjoint addresses. */
     boolean clash(int i, int j) {
       return clash[i].get(j);
+    }
+
+    /** Whether {@code i} and {@code j} are an in-place pair: disjoint or at the same address. */
+    boolean share(int i, int j) {
+      return share[i].get(j);
     }
 
     /** The buffers {@code i} must not share an address with. */

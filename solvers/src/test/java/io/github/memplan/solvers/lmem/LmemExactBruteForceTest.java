@@ -101,7 +101,9 @@ class LmemExactBruteForceTest {
     if (rnd.nextInt(3) == 0) {
       int a = rnd.nextInt(n);
       int b = (a + 1 + rnd.nextInt(n - 1)) % n;
-      inPlace.add(new InPlace(a, b));
+      if (InPlace.lifetimesAllow(buffers.get(a), buffers.get(b))) {
+        inPlace.add(new InPlace(a, b));
+      }
     }
     return new LmemInstance(name, cap, banks, bankBytes, eu, buffers, rows, inPlace);
   }

@@ -171,4 +171,42 @@ class LmemExactPlannerTest {
         .hasMessageContaining("lmem-exact")
         .hasMessageContaining("goal");
   }
+
+  /**
+   * A residual block in 128 bytes (2 banks of 64), 64 bytes a buffer, EU 16: row 0 loads x; row 1
+   * conv1(x) -> a; row 2 conv2(a) -> b; row 3 add(b, a) -> z with the pair (b, z); row 4 stores z.
+   * Row 3 holds a, b and z: apart they need 192 bytes, so every placement puts z on b's address and
+   * a in the other bank (peak 128, max-live 128: a + the pair counted once), which costs the one
+   * unavoidable conflict b-z (same add) and no straddle. {@code lmem-tpumlir} finds none ({@code
+   * LmemTpuMlirPlannerTest.noSlotWithoutASplitFreeRange}); the CP-SAT model proves the
+   * lexicographic optimum (1 conflict, 0 straddles, peak 128).
+   */
+  @Test
+  void writesTheAddOverTheConvOutputWhereTheGreedyFails() {
+    LmemInstance inst =
+        new LmemInstance(
+            "residual",
+            128,
+            2,
+            64,
+            16,
+            List.of(act("x", 0, 1, 64), act("a", 1, 3, 64), act("b", 2, 3, 64), act("z", 3, 4, 64)),
+            List.of(
+                new Timestep(List.of(), List.of(0)),
+                new Timestep(List.of(op("conv1", List.of(0), List.of(1))), List.of()),
+                new Timestep(List.of(op("conv2", List.of(1), List.of(2))), List.of()),
+                new Timestep(List.of(op("add", List.of(2, 1), List.of(3))), List.of()),
+                new Timestep(List.of(), List.of(3))),
+            List.of(new io.github.memplan.core.lmem.InPlace(2, 3)));
+    Outcome<LmemSolution> out = exact("soft", "soft").solve(inst, SolveContext.unlimited());
+    assertThat(out.status()).isEqualTo(Status.OPTIMAL);
+    long[] a = out.solution().addresses();
+    assertThat(a[2]).isEqualTo(a[3]);
+    assertThat(a[1]).isNotEqualTo(a[2]);
+    assertThat(new LmemValidator().validate(inst, out.solution())).isEmpty();
+    assertThat(out.stats())
+        .containsEntry("bank-conflicts", 1.0)
+        .containsEntry("bank-straddles", 0.0)
+        .containsEntry("peak", 128.0);
+  }
 }

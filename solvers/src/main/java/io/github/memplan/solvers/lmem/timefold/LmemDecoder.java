@@ -13,9 +13,10 @@ import java.util.List;
 /**
  * The decoder of a placement order of one LMEM instance: each buffer in turn goes to the lowest
  * EU-aligned address at which it shares no byte with a buffer placed before it that is live in a
- * common timestep (held and wrapping lifetimes as {@link LmemBuffer#liveAt}; in-place pairs, {@link
- * LmemInstance#mayShare}, exempt), exactly the overlap rule of {@link
- * io.github.memplan.core.lmem.LmemValidator}. The bank rules of {@link LmemBanks} shape the choice:
+ * common timestep (held and wrapping lifetimes as {@link LmemBuffer#liveAt}; an in-place partner,
+ * {@link LmemInstance#mayShare}, may be overlapped from its own address only), exactly the overlap
+ * rule of {@link io.github.memplan.core.lmem.LmemValidator}. The bank rules of {@link LmemBanks}
+ * shape the choice:
  *
  * <ul>
  *   <li>a {@link BankRule#HARD} rule is always obeyed: a buffer of at most one bank never straddles
@@ -51,6 +52,9 @@ final class LmemDecoder {
    */
   final int[][] obstacles;
 
+  /** Per buffer: its in-place partners, which block its bytes except from their own address. */
+  final int[][] sharers;
+
   /** Per buffer: the buffers that conflict with it when they share a bank. */
   final int[][] partners;
 
@@ -85,29 +89,37 @@ final class LmemDecoder {
     LmemBanks.Engines engines =
         rules.conflict() == BankRule.OFF ? null : LmemBanks.Engines.of(instance);
     obstacles = new int[n][];
+    sharers = new int[n][];
     partners = new int[n][];
     neighbours = new int[n][];
     for (int x = 0; x < n; x++) {
       List<Integer> obs = new ArrayList<>();
+      List<Integer> sha = new ArrayList<>();
       List<Integer> par = new ArrayList<>();
       List<Integer> nb = new ArrayList<>();
       for (int y = 0; y < n; y++) {
         if (y == x) {
           continue;
         }
-        boolean blocks = sharesRow(live[x], live[y]) && !instance.mayShare(x, y);
+        boolean meets = sharesRow(live[x], live[y]);
+        boolean share = meets && instance.mayShare(x, y);
+        boolean blocks = meets && !share;
         boolean conflicts = engines != null && engines.conflicting(x, y);
         if (blocks) {
           obs.add(y);
         }
+        if (share) {
+          sha.add(y);
+        }
         if (conflicts) {
           par.add(y);
         }
-        if (blocks || conflicts) {
+        if (blocks || share || conflicts) {
           nb.add(y);
         }
       }
       obstacles[x] = obs.stream().mapToInt(Integer::intValue).toArray();
+      sharers[x] = sha.stream().mapToInt(Integer::intValue).toArray();
       partners[x] = par.stream().mapToInt(Integer::intValue).toArray();
       neighbours[x] = nb.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -165,7 +177,7 @@ final class LmemDecoder {
 
   /** The address of buffer {@code x} at position {@code p} of the order. */
   long place(int x, int p, OrderDecoding.State state, Scratch s) {
-    s.ensure(Math.max(obstacles[x].length, partners[x].length));
+    s.ensure(Math.max(obstacles[x].length + 2 * sharers[x].length, partners[x].length));
     int m = 0;
     long size = bytes[x];
     for (int y : obstacles[x]) {
@@ -175,6 +187,22 @@ final class LmemDecoder {
         if (h > 0) {
           s.lo[m] = ay - size + 1;
           s.hi[m] = h;
+          m++;
+        }
+      }
+    }
+    for (int y : sharers[x]) {
+      if (state.position(y) < p) {
+        // every start overlapping y but y's own address: (ay - size, ay) and (ay, ay + bytes)
+        long ay = state.address(y);
+        if (ay > 0) {
+          s.lo[m] = ay - size + 1;
+          s.hi[m] = ay;
+          m++;
+        }
+        if (bytes[y] > 1) {
+          s.lo[m] = ay + 1;
+          s.hi[m] = ay + bytes[y];
           m++;
         }
       }

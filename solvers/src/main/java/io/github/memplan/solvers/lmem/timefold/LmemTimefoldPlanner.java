@@ -40,13 +40,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code lmem-timefold}: LMEM placement of one layer group by local search over placement orders
  * with Timefold Solver 1.32 (timefold.ai, Apache-2.0), under the rules of TPU-MLIR's {@code
  * LmemAllocator::assignLmemAddr} ({@code reference/tpu-mlir.md} §2.10: capacity, EU alignment, no
- * overlap in time × address with wrapping and held lifetimes, in-place pairs exempt) and the bank
- * rules as {@link LmemBanks} defines them (straddle, the v0 rule of §2.13; conflict, today's {@code
- * exclude_banks} condition), each off, soft or hard ({@link LmemRules}). It takes up an opportunity
- * §6 (3) lists, LMEM placement under hard or soft bank constraints: today's allocator (§2.10) is a
- * priority order with lowest-address placement and soft bank exclusion, which accepts a conflict
- * whenever no candidate outside the excluded banks fits; a search over orders can often place the
- * same buffers with fewer conflicts.
+ * overlap in time × address with wrapping and held lifetimes, in-place pairs at one address exempt)
+ * and the bank rules as {@link LmemBanks} defines them (straddle, the v0 rule of §2.13; conflict,
+ * today's {@code exclude_banks} condition), each off, soft or hard ({@link LmemRules}). It takes up
+ * an opportunity §6 (3) lists, LMEM placement under hard or soft bank constraints: today's
+ * allocator (§2.10) is a priority order with lowest-address placement and soft bank exclusion,
+ * which accepts a conflict whenever no candidate outside the excluded banks fits; a search over
+ * orders can often place the same buffers with fewer conflicts.
  *
  * <p><b>Model.</b> One list-owning entity ({@link Sequence}) whose {@code @PlanningListVariable} is
  * the order of all buffers; each {@link Slot}'s address is a shadow variable decoded incrementally
