@@ -177,7 +177,13 @@ public final class DarknetImporter {
 
     DarknetNetwork run() {
       Section net = netSection(cfg);
-      g.input("input", F32, inputShape(cfg, n).dims());
+      try {
+        g.input("input", F32, inputShape(cfg, n).dims());
+      } catch (IllegalArgumentException e) {
+        // e.g. an input beyond TensorType.MAX_BYTES: named where the size comes from
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        throw m.startsWith(cfg.source() + ":") ? e : net.fail(null, m);
+      }
       current = "input";
       List<Section> sections = cfg.sections();
       if (sections.size() < 2) {
