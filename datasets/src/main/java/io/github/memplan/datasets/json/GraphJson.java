@@ -399,10 +399,19 @@ public final class GraphJson {
                   + name
                   + "'");
         }
+        try {
+          switch (role) {
+            case INPUT -> b.input(name, dtype, dims);
+            case WEIGHT -> b.weight(name, dtype, dims);
+            case CONSTANT -> b.constant(name, dtype, dims);
+            default -> {}
+          }
+        } catch (IllegalArgumentException e) {
+          // e.g. a tensor beyond TensorType.MAX_BYTES: named where it is declared
+          throw fail(tn, e.getMessage());
+        }
         switch (role) {
-          case INPUT -> b.input(name, dtype, dims);
-          case WEIGHT -> b.weight(name, dtype, dims);
-          case CONSTANT -> b.constant(name, dtype, dims);
+          case INPUT, WEIGHT, CONSTANT -> {}
           case ACTIVATION, OUTPUT -> {
             if (!pending.isEmpty()) {
               pending.poll();

@@ -125,6 +125,17 @@ class GraphJsonTest {
   }
 
   @Test
+  void aTensorBeyondTheByteBoundIsNamedWhereItIsDeclared() {
+    // 2^39 x 4 bytes = 2^41 bytes, above TensorType.MAX_BYTES (2^40)
+    assertFails(
+        SMALL.replace(
+            "\"shape\":[1,4],\"dtype\":\"f32\",\"role\":\"input\"",
+            "\"shape\":[1,549755813888],\"dtype\":\"f32\",\"role\":\"input\""),
+        "g.json:8:5: tensors[0]: graph 'small': tensor 'x' f32[1x549755813888] is 2199023255552"
+            + " bytes; memplan plans tensors of at most 2^40 bytes (1 TiB)");
+  }
+
+  @Test
   void errorsNameTheLineColumnAndKey() {
     assertFails(
         SMALL.replace("\"role\":\"input\"}", "\"role\":\"input\"},,"),
