@@ -736,6 +736,13 @@ final class Importer {
 
   /** Shape, Size, ConstantOfShape, Range: no op kind, so they are always computed here. */
   private void foldOnly(FlatNode f) {
+    int needed = f.proto.getOpType().equals("Range") ? 3 : 1;
+    for (int k = 0; k < needed; k++) {
+      if (k >= f.inputs.size() || f.inputs.get(k).isEmpty()) {
+        throw new IllegalArgumentException(
+            "input #" + k + " is missing (" + f.inputs.size() + " inputs given)");
+      }
+    }
     Translator.Node n = nodeView(f);
     Attributes a = Translator.convertAttributes(f.proto).build();
     OnnxValue out;
