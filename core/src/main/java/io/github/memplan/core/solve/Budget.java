@@ -17,7 +17,14 @@ public final class Budget {
   private final long deadlineNanos;
   private final Duration limit;
   private final long stepCap;
-  private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final AtomicBoolean cancelled;
+
+  private Budget(long deadlineNanos, Duration limit, long stepCap, AtomicBoolean cancelled) {
+    this.deadlineNanos = deadlineNanos;
+    this.limit = limit;
+    this.stepCap = stepCap;
+    this.cancelled = cancelled;
+  }
 
   private Budget(Duration limit, long stepCap) {
     if (limit != null && limit.isNegative()) {
@@ -28,6 +35,7 @@ public final class Budget {
     }
     this.limit = limit;
     this.stepCap = stepCap;
+    this.cancelled = new AtomicBoolean();
     this.deadlineNanos = limit == null ? NO_DEADLINE : saturatedAdd(System.nanoTime(), limit);
   }
 
@@ -97,6 +105,24 @@ public final class Budget {
     }
     long perBuffers = 10_000L * Math.max(0, buffers);
     return Duration.ofNanos(Math.min(perBuffers, remaining().toNanos() / 5));
+  }
+
+  /**
+   * A view of this budget for a phase that must leave {@code reserve} for the work after it (for
+   * example a greedy start whose answer is then validated): it runs out {@code reserve} before this
+   * budget's deadline, and shares its cancellation (either cancels both) and step cap. This budget
+   * itself when it has no deadline.
+   */
+  public Budget keepingBack(Duration reserve) {
+    if (deadlineNanos == NO_DEADLINE || reserve.isZero() || reserve.isNegative()) {
+      return this;
+    }
+    // never earlier than now: a reserve longer than what is left leaves a budget run out at once
+    long back =
+        Math.min(
+            reserve.compareTo(remaining()) < 0 ? reserve.toNanos() : Long.MAX_VALUE,
+            Math.max(0, deadlineNanos - System.nanoTime()));
+    return new Budget(deadlineNanos - back, limit, stepCap, cancelled);
   }
 
   /** Whether the run must stop now, keeping back {@code reserve} before the deadline. */

@@ -25,6 +25,26 @@ class BudgetTest {
   }
 
   @Test
+  void aBudgetKeepingBackRunsOutThatMuchEarlierAndSharesCancellation() {
+    Budget b = Budget.of(Duration.ofHours(1));
+    Budget phase = b.keepingBack(Duration.ofMinutes(20));
+    assertThat(phase.remaining())
+        .isLessThanOrEqualTo(Duration.ofMinutes(40))
+        .isGreaterThan(Duration.ofMinutes(39));
+    assertThat(phase.limit()).isEqualTo(b.limit());
+    assertThat(phase.exhausted()).isFalse();
+    // a reserve longer than what is left: the phase has no time at all, the budget still has
+    assertThat(b.keepingBack(Duration.ofHours(2)).exhausted()).isTrue();
+    assertThat(b.keepingBack(Duration.ofDays(365 * 1000)).exhausted()).isTrue();
+    assertThat(b.exhausted()).isFalse();
+    // one cancellation, seen by both
+    phase.cancel();
+    assertThat(b.isCancelled()).isTrue();
+    assertThat(b.exhausted()).isTrue();
+    assertThat(Budget.unlimited().keepingBack(Duration.ofHours(1)).exhausted()).isFalse();
+  }
+
+  @Test
   void aZeroDurationBudgetIsExhaustedAtOnce() {
     Budget b = Budget.of(Duration.ZERO);
     assertThat(b.exhausted()).isTrue();

@@ -300,8 +300,12 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       }
       if (hint != null && hintPeak <= cap && hintPeak <= lb) {
         return finish(
-            checked(
-                hint, Status.OPTIMAL, hintPeak, "the hint meets the lower bound; CP-SAT not run"));
+            hinted(
+                hint,
+                hintPeak,
+                Status.OPTIMAL,
+                hintPeak,
+                "the hint meets the lower bound; CP-SAT not run"));
       }
       if (n == 0) {
         // only trivial buffers: their fixed offsets or 0, which the bound covers
@@ -406,7 +410,9 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
       long[] offs = null;
       WarmStart ws = options.warmStart();
       if (ws instanceof WarmStart.Greedy) {
-        Greedies.Pick pick = Greedies.pick(inst, budget);
+        // the pick keeps back Budget.wrapUp for its caller; the hint's grid, twins and validation
+        // and the answer's read-back need about as much again on large instances
+        Greedies.Pick pick = Greedies.pick(inst, budget.keepingBack(budget.wrapUp(inst.size())));
         DsaSolution s = pick == null ? null : pick.solution();
         offs = s == null ? null : s.offsets().clone();
       } else if (ws instanceof WarmStart.From from) {
@@ -475,7 +481,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
     private Outcome<DsaSolution> fallback(long[] hint, long hintPeak, long bound, String why) {
       stats.put("lower-bound", bound);
       if (hint != null && hintPeak <= inst.capacity()) {
-        return checked(hint, Status.FEASIBLE, bound, why + "; the hint returned");
+        return hinted(hint, hintPeak, Status.FEASIBLE, bound, why + "; the hint returned");
       }
       return Outcome.noSolution(OptionalLong.of(bound), why);
     }
@@ -491,7 +497,21 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
                 + " violations): "
                 + violations.get(0));
       }
-      long peak = inst.peak(sol);
+      return outcome(sol, inst.peak(sol), status, bound, message);
+    }
+
+    /**
+     * The outcome for the hint of peak {@code hintPeak} within the capacity: {@link #hint}
+     * validated it already (a second validation takes a second at 100,000 buffers, after the greedy
+     * start has used the budget).
+     */
+    private Outcome<DsaSolution> hinted(
+        long[] hint, long hintPeak, Status status, long bound, String message) {
+      return outcome(new DsaSolution(hint), hintPeak, status, bound, message);
+    }
+
+    private Outcome<DsaSolution> outcome(
+        DsaSolution sol, long peak, Status status, long bound, String message) {
       stats.put("lower-bound", Math.min(bound, peak));
       Outcome<DsaSolution> out =
           status == Status.OPTIMAL || peak <= bound
@@ -769,7 +789,7 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
               return checked(offs, Status.OPTIMAL, found, note);
             }
             if (hint != null && hintPeak < found && hintPeak <= inst.capacity()) {
-              return checked(hint, Status.FEASIBLE, bound, note + "; the hint is better");
+              return hinted(hint, hintPeak, Status.FEASIBLE, bound, note + "; the hint is better");
             }
             return checked(offs, Status.FEASIBLE, bound, note);
           }

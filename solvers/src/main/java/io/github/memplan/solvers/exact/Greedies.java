@@ -33,9 +33,12 @@ public final class Greedies {
    * or fixed offsets), the {@link Portfolio} orders (first fit and best fit by decreasing size, by
    * area, by lifetime; instances without gaps and fixed offsets) as far as the budget allows, and
    * online best fit in order of start times (always run: it needs no pairs and takes {@code O(n log
-   * n)}). Ties go to the earlier in that list. {@code null} when none is valid.
+   * n)}). Ties go to the earlier in that list. {@code null} when none is valid. The portfolio stops
+   * {@link Budget#wrapUp} before the deadline, so that the caller can still validate and return the
+   * pick within the budget.
    */
-  public static Pick pick(DsaInstance instance, Budget budget) {
+  public static Pick pick(DsaInstance instance, Budget whole) {
+    Budget budget = whole.keepingBack(whole.wrapUp(instance.size()));
     DsaInstance unbounded = instance.withCapacity(DsaInstance.UNBOUNDED);
     DsaValidator validator = new DsaValidator();
     Pick best = null;
