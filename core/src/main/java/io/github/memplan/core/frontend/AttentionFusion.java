@@ -59,6 +59,9 @@ import java.util.Set;
  * values operands of a self-attention (they are the input), so a head reads one activation, its
  * weights and the mask.
  *
+ * <p>In INT8, TPU-MLIR sums the heads in INT32 and requantises the sum with one {@code
+ * tpu.RequantIntOp}; {@link AttentionRequant} adds it when the graph is lowered.
+ *
  * <p>Departures:
  *
  * <ul>
@@ -66,9 +69,6 @@ import java.util.Set;
  *       fuses a block whose queries and keys differ. Every zoo transformer is self-attention.
  *   <li>The scale ({@code MulConst}'s value) and INT8's {@code scale_param} are not recorded:
  *       memplan carries no tensor data.
- *   <li>INT8: TPU-MLIR sums the heads in INT32 and requantises the sum with one {@code
- *       tpu.RequantIntOp}; memplan inserts no requant op (as it inserts no casts, {@link
- *       Lowering}).
  *   <li>The weights stay separate per head and kind; TPU-MLIR's weight reorder merges a head's q,
  *       k, v weights into one coefficient ({@code AttentionOp::init} reads them at offsets {@code
  *       align_up(N, NPU_NUM)·d} apart) and its biases into another.

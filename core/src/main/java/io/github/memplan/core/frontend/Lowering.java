@@ -26,7 +26,8 @@ import java.util.Set;
  * per-op decisions, checked against TPU-MLIR's source:
  *
  * <ul>
- *   <li><b>INT8.</b> Conv, MatMul/Gemm (filter INT8, bias INT32: {@code
+ *   <li><b>INT8.</b> An attention block's sum of heads is requantised to INT8 ({@link
+ *       AttentionRequant}). Conv, MatMul/Gemm (filter INT8, bias INT32: {@code
  *       lib/Conversion/TopToTpu/BM1684X/MatMul.cpp}, {@code MatMulLowering::LoweringINT8}, at
  *       016639d101), Add ({@code BM1684X/Add.cpp}, {@code AddLowering::LoweringINT8}: INT8 when
  *       symmetric, the default), GELU (a lookup table, {@code BM1684X/GELU.cpp} at 11594358ea) and
@@ -157,6 +158,9 @@ public final class Lowering {
     }
     if (quantize != Quantize.F32) {
       quantize.check(chip);
+    }
+    if (quantize == Quantize.INT8) {
+      graph = AttentionRequant.apply(graph);
     }
     Map<String, DType> types = new HashMap<>();
     Map<String, DType> opTypes = new HashMap<>();

@@ -147,7 +147,9 @@ class AttentionFusionTest {
 
   /**
    * The lowering of the heads (BM1684X/Attention.cpp): F32 mode gives F16 heads, weights and sum
-   * (relu stays F32); INT8 gives INT32 heads and sum, INT8 weights and INT32 biases.
+   * (relu stays F32); INT8 gives INT32 heads and sum, INT8 weights and INT32 biases, and the sum
+   * (renamed out_attention_out_fuse_1) requantised to INT8 by a Cast that takes out's name
+   * (lowering_multi_attention_int's do_requant).
    */
   @Test
   void headsLowerToF16InF32AndToInt32WithInt8WeightsInInt8() {
@@ -159,7 +161,18 @@ class AttentionFusionTest {
     assertThat(f32.tensor("relu").dtype()).isEqualTo(DType.F32);
     Graph i8 = Lowering.apply(f, BM1684X, Lowering.Quantize.INT8);
     assertThat(i8.tensor("out_head_0").dtype()).isEqualTo(DType.I32);
-    assertThat(i8.tensor("out").dtype()).isEqualTo(DType.I32);
+    assertThat(i8.tensor("out_attention_out_fuse_1").dtype()).isEqualTo(DType.I32);
+    assertThat(i8.op("out_attention_out_fuse_1").kind()).isEqualTo(OpKind.ADD);
+    assertThat(i8.op("out").kind()).isEqualTo(OpKind.CAST);
+    assertThat(i8.op("out").inputs()).containsExactly("out_attention_out_fuse_1");
+    assertThat(i8.tensor("out").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.ops()).hasSize(f.ops().size() + 1);
+    // relu reads the requantised block output
+    assertThat(i8.consumers("out")).extracting(Op::name).containsExactly("relu");
+    // no requant in the float modes
+    assertThat(f32.ops()).hasSameSizeAs(f.ops());
+    assertThat(Lowering.apply(f, BM1684X, Lowering.Quantize.BF16).op("out").kind())
+        .isEqualTo(OpKind.ADD);
     assertThat(i8.tensor("k.w_weight_head_1").dtype()).isEqualTo(DType.I8);
     assertThat(i8.tensor("k.b_bias_head_1").dtype()).isEqualTo(DType.I32);
     assertThat(i8.tensor("out.b").dtype()).isEqualTo(DType.I32);

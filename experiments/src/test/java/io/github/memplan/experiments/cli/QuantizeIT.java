@@ -49,22 +49,22 @@ class QuantizeIT {
 
   /**
    * Issue 18 asks for fewer global ops in INT8 than in F32. Under TPU-MLIR's rules that is not a
-   * property of the precision: bert-base's remaining MatMuls (the feed-forward projections, 3-D by
-   * a 2-D weight) are global in every precision ({@code MatMulOp::LocalGenSupport}), and on bm1684x
-   * the attention fusion makes the heads local in F32 too (lowered to F16). What holds: every op
-   * that may be grouped in F32 may be in INT8 (tpumlir-greedy, which takes the longest valid group
-   * from the tail, leaves no more ops global), and INT8 costs fewer cycles. tpumlir-dp may then
-   * leave more ops global in INT8 (66 against greedy's 43 when this was written) because its cost
-   * says so: its cycles are at most greedy's.
+   * property of the precision. In INT8 the feed-forward MatMuls may join a group, but getGroupCycle
+   * serialises a one-loop group's loads, compute and stores, so the group costs more than the ops
+   * run global (a MatMul hides its weight load only when it runs global); and each INT8 attention
+   * head's buffer takes two banks (getBufferSize_bm1684x), so lmem-tpumlir cannot place the
+   * residual Add with the heads, where it can in F32 (F16 heads, 5632-byte buffers). So tpumlir-dp
+   * leaves more ops global in INT8 (54 against 43 when this was written) and costs fewer cycles.
+   * What holds: the requant after each attention block (one Cast per layer), dp at most greedy's
+   * cycles, and INT8 below F32.
    */
   @Test
-  void bertBaseInInt8GroupsEveryOpF32GroupsAndCostsLess() throws IOException {
-    JsonNode f32 = group("bert-base", "F32", "tpumlir-greedy");
-    JsonNode i8 = group("bert-base", "INT8", "tpumlir-greedy");
-    assertThat(i8.get("globalOps").asInt()).isLessThanOrEqualTo(f32.get("globalOps").asInt());
-    JsonNode dp8 = group("bert-base", "INT8");
-    assertThat(dp8.get("cycles").asLong()).isLessThanOrEqualTo(i8.get("cycles").asLong());
-    assertThat(dp8.get("cycles").asLong())
-        .isLessThan(group("bert-base", "F32").get("cycles").asLong());
+  void bertBaseInInt8RequantisesEachAttentionBlockAndCostsLess() throws IOException {
+    JsonNode f32 = group("bert-base", "F32");
+    JsonNode i8 = group("bert-base", "INT8");
+    assertThat(i8.get("ops").asInt()).isEqualTo(f32.get("ops").asInt() + 12);
+    JsonNode greedy8 = group("bert-base", "INT8", "tpumlir-greedy");
+    assertThat(i8.get("cycles").asLong()).isLessThanOrEqualTo(greedy8.get("cycles").asLong());
+    assertThat(i8.get("cycles").asLong()).isLessThan(f32.get("cycles").asLong());
   }
 }
