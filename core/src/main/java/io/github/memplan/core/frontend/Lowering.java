@@ -53,17 +53,21 @@ import java.util.Set;
  * and INT32 biases ({@code lowering_attention_int}); the Adds that sum the heads take the heads'
  * type. So an F32 plan of a graph with attention ops lowers those ops (and only those) to F16.
  *
- * <p>Chips: CV18xx compiles BF16 and INT8 only ({@link Quantize#check}); where the BM1684X rule
- * keeps an op in F16 or F32 it is BF16 there (CV18xx has no F16 or F32 TIU path). On BM1684 and the
- * other BM168x chips the BM1684X rules are used.
+ * <p>Chips: CV18xx compiles BF16 and INT8 only ({@link Quantize#check}) and TPU-MLIR lowers it with
+ * its own patterns ({@code lib/Conversion/TopToTpu/CV18xx/*.cpp}), whose per-op rules, with their
+ * sources and departures, are in {@link Cv18xxLowering}: in BF16 every op is BF16; in INT8
+ * LayerNorm, Softmax, a MatMul whose right operand is not a weight, an Add, Sub, Mul or Concat with
+ * a weight operand, a Div by an activation and an embedding Gather fall back to BF16, and
+ * Transpose, Slice and Concat are INT8 whatever their input's type. The rules above are the BM1684X
+ * ones, used on BM1684 and the other BM168x chips.
  *
  * <p>Departures, all conservative or unverifiable here: TPU-MLIR inserts a {@code tpu.Cast} where a
  * producer's type differs from what its consumer was lowered to (and one after the F32 input and
  * before the F32 output); memplan inserts none: an input takes the widest type its readers were
  * lowered to, an output keeps its producer's, and a consumer reads its producer's type. Ops whose
- * INT8 lowering was not read here (the activations, Div, Sub, Mul, the pools) are taken as INT8,
- * the path most of {@code BM1684X/*.cpp} take; calibration-dependent fallbacks (asymmetric mode,
- * {@code --quantize_table}, MatMul's F32 fallback for a non-zero input zero point) are not
+ * BM1684X INT8 lowering was not read here (the activations, Div, Sub, Mul, the pools) are taken as
+ * INT8, the path most of {@code BM1684X/*.cpp} take; calibration-dependent fallbacks (asymmetric
+ * mode, {@code --quantize_table}, MatMul's F32 fallback for a non-zero input zero point) are not
  * modelled, as memplan runs symmetric INT8 without a calibration table. BM1684's own lowering
  * directory ({@code lib/Conversion/TopToTpu/BM1684/}) is not followed op by op.
  */
@@ -216,10 +220,9 @@ public final class Lowering {
   static DType opDType(
       Graph graph, Op op, Chip chip, Quantize quantize, Map<String, DType> lowered) {
     DType mode = quantize.dtype();
-    DType half = chip.isCv18xx() ? DType.BF16 : DType.F16;
     if (op.kind() == OpKind.ATTENTION) {
       return switch (quantize) {
-        case F32 -> half;
+        case F32 -> chip.isCv18xx() ? DType.BF16 : DType.F16;
         case INT8 -> DType.I32;
         default -> mode;
       };
@@ -230,33 +233,45 @@ public final class Lowering {
     if (quantize == Quantize.F32) {
       return DType.F32;
     }
-    if (DATA_MOVEMENT.contains(op.kind())) {
-      String in = op.inputs().get(0);
-      Tensor t = graph.tensor(in);
-      if (t.dtype().isFloatingPoint() && graph.producer(in).isPresent()) {
-        return lowered.getOrDefault(in, mode);
-      }
-      return mode;
+    if (chip.isCv18xx()) {
+      return Cv18xxLowering.opDType(graph, op, quantize, lowered);
     }
-    DType high = chip.isCv18xx() ? DType.BF16 : DType.F32;
+    if (DATA_MOVEMENT.contains(op.kind())) {
+      return inputType(graph, op, mode, lowered);
+    }
     String name = chip.name();
     if (quantize == Quantize.INT8) {
       return switch (op.kind()) {
-        case LAYER_NORMALIZATION -> half;
-        case SOFTMAX -> softmaxInt8Ok(graph, op) ? mode : half;
-        case MAT_MUL, GEMM -> isStored(graph, op.inputs().get(0)) ? half : mode;
+        case LAYER_NORMALIZATION -> DType.F16;
+        case SOFTMAX -> softmaxInt8Ok(graph, op) ? mode : DType.F16;
+        case MAT_MUL, GEMM -> isStored(graph, op.inputs().get(0)) ? DType.F16 : mode;
         default -> mode;
       };
     }
     return switch (op.kind()) {
-      case GELU -> name.equals("bm1684x") || name.equals("bm1690") ? high : mode;
-      case SOFTMAX -> softmaxAxisTooLong(graph, op, chip) ? high : mode;
-      case LAYER_NORMALIZATION -> quantize == Quantize.BF16 && name.equals("bm1688") ? high : mode;
+      case GELU -> name.equals("bm1684x") || name.equals("bm1690") ? DType.F32 : mode;
+      case SOFTMAX -> softmaxAxisTooLong(graph, op, chip) ? DType.F32 : mode;
+      case LAYER_NORMALIZATION ->
+          quantize == Quantize.BF16 && name.equals("bm1688") ? DType.F32 : mode;
       default -> mode;
     };
   }
 
-  private static boolean isStored(Graph graph, String tensor) {
+  /**
+   * The type of {@code op}'s data input (operand 0) as lowered so far when an op produced it, else
+   * {@code mode}: the type of a data-movement op.
+   */
+  static DType inputType(Graph graph, Op op, DType mode, Map<String, DType> lowered) {
+    String in = op.inputs().get(0);
+    Tensor t = graph.tensor(in);
+    if (t.dtype().isFloatingPoint() && graph.producer(in).isPresent()) {
+      return lowered.getOrDefault(in, mode);
+    }
+    return mode;
+  }
+
+  /** Whether {@code tensor} is a weight or constant that no op produces. */
+  static boolean isStored(Graph graph, String tensor) {
     return graph.producer(tensor).isEmpty() && graph.tensor(tensor).role().isStored();
   }
 

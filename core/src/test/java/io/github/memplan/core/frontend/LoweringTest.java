@@ -161,6 +161,272 @@ class LoweringTest {
         .isEqualTo(DType.BF16);
   }
 
+  // CV18xx: TPU-MLIR's own lowering, lib/Conversion/TopToTpu/CV18xx/*.cpp (Cv18xxLowering).
+
+  private static final Chip CV183X = Chips.get("cv183x");
+
+  private static Graph cv18(Graph g, Lowering.Quantize q) {
+    return Lowering.apply(g, CV183X, q);
+  }
+
+  @Test
+  void onCv18xxInt8LayerNormAndSoftmaxOnAnyAxisAreBf16AndGeluAnInt8Table() {
+    // LayerNorm.cpp and Softmax.cpp: LoweringINT8 calls LoweringBF16; GELU.cpp: an INT8 LutOp.
+    // The softmax on axis 1 of a 4-D tensor, INT8 on bm1684x, is BF16 here: 4·16·64·2 = 8192 B.
+    for (long axis : new long[] {-1, 1}) {
+      Graph g = cv18(transformerish(axis), Lowering.Quantize.INT8);
+      assertThat(g.tensor("ln").dtype()).isEqualTo(DType.BF16);
+      assertThat(g.tensor("g").dtype()).isEqualTo(DType.BF16);
+      assertThat(g.tensor("gelu").dtype()).isEqualTo(DType.I8);
+      assertThat(g.tensor("sm").dtype()).isEqualTo(DType.BF16);
+      assertThat(g.tensor("sm").bytes()).isEqualTo(8192);
+    }
+    assertThat(lower(transformerish(1), Lowering.Quantize.INT8).tensor("sm").dtype())
+        .isEqualTo(DType.I8);
+  }
+
+  /**
+   * x[1,16,64] -> q = x·wq + bq, k = x·wk -> kt = k transposed [1,64,16] -> s = q·kt [1,16,16]; l =
+   * e·s with e[16,16] a weight on the left.
+   */
+  private static Graph attentionScores() {
+    Graph.Builder b = Graph.builder("scores");
+    b.input("x", DType.F32, 1, 16, 64);
+    b.weight("wq", DType.F32, 64, 64);
+    b.weight("bq", DType.F32, 64);
+    b.weight("wk", DType.F32, 64, 64);
+    b.weight("e", DType.F32, 16, 16);
+    b.op("q", OpKind.MAT_MUL, Attributes.empty(), "x", "wq", "bq");
+    b.op("k", OpKind.MAT_MUL, Attributes.empty(), "x", "wk");
+    b.op("kt", OpKind.TRANSPOSE, Attributes.builder().put("perm", 0L, 2L, 1L).build(), "k");
+    b.op("s", OpKind.MAT_MUL, Attributes.empty(), "q", "kt");
+    b.op("l", OpKind.MAT_MUL, Attributes.empty(), "e", "s");
+    return b.output("l").build();
+  }
+
+  @Test
+  void onCv18xxInt8AMatMulIsInt8OnlyWhenItsRightOperandIsAWeight() {
+    // MatMul.cpp, LoweringINT8: a right operand that is not a top::WeightOp goes LoweringBF16.
+    Graph g = cv18(attentionScores(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("q").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("wq").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("bq").dtype()).isEqualTo(DType.I32);
+    assertThat(g.tensor("k").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("s").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("s").bytes()).isEqualTo(16 * 16 * 2);
+    // a weight on the left and an activation on the right: BF16 (bm1684x: F16)
+    assertThat(g.tensor("l").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("e").dtype()).isEqualTo(DType.BF16);
+    assertThat(lower(attentionScores(), Lowering.Quantize.INT8).tensor("l").dtype())
+        .isEqualTo(DType.F16);
+    // in BF16 mode every op is BF16 (no F16 or F32 path on CV18xx)
+    Graph bf = cv18(attentionScores(), Lowering.Quantize.BF16);
+    assertThat(bf.tensor("q").dtype()).isEqualTo(DType.BF16);
+    assertThat(bf.tensor("l").dtype()).isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onCv18xxInt8ATransposeIsInt8AfterABf16ProducerWhileAReshapeTakesItsInputsType() {
+    // Permute.cpp: lowering_common_int8 (a cast is inserted before it); TopToTpuPass.cpp:
+    // ForwardTypePattern<tpu::ReshapeOp> gives a Reshape its input's type, except after an input.
+    Graph.Builder b = Graph.builder("moves");
+    b.input("x", DType.F32, 1, 16, 64);
+    b.weight("g", DType.F32, 64);
+    b.weight("beta", DType.F32, 64);
+    b.op("r0", OpKind.RESHAPE, Attributes.builder().put("shape", 1L, 16L, 4L, 16L).build(), "x");
+    b.op("ln", OpKind.LAYER_NORMALIZATION, Attributes.empty(), "x", "g", "beta");
+    b.op("t", OpKind.TRANSPOSE, Attributes.builder().put("perm", 0L, 2L, 1L).build(), "ln");
+    b.op("r", OpKind.RESHAPE, Attributes.builder().put("shape", 1L, 16L, 4L, 16L).build(), "ln");
+    b.output("r0");
+    b.output("t");
+    Graph g = cv18(b.output("r").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("ln").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("t").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("r").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("r0").dtype()).isEqualTo(DType.I8);
+  }
+
+  /** x, y[1,8,4,4] -> Add (or kind) of x and y, and of x and each weight shape given. */
+  private static Graph binaries(OpKind kind, long[]... weights) {
+    Graph.Builder b = Graph.builder("binaries");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.input("y", DType.F32, 1, 8, 4, 4);
+    b.op("xy", kind, Attributes.empty(), "x", "y");
+    for (int i = 0; i < weights.length; i++) {
+      b.weight("w" + i, DType.F32, weights[i]);
+      b.op("xw" + i, kind, Attributes.empty(), "x", "w" + i);
+      b.output("xw" + i);
+    }
+    return b.output("xy").build();
+  }
+
+  private static final long[] SCALAR = {};
+  private static final long[] PER_CHANNEL = {1, 8, 1, 1};
+  private static final long[] FULL = {1, 8, 4, 4};
+
+  @Test
+  void onCv18xxInt8AnAddWithAWeightIsBf16UnlessThatWeightIsPerChannel() {
+    // Add.cpp, LoweringINT8: a weight operand goes LoweringBF16 (a scalar one too: AddToAddConst,
+    // then OptimizeCV18XX's ConvertAddConstOp makes it an Add with a weight again); a per-channel
+    // weight is a Scale (Canonicalize/Add.cpp, AddToScale), a depthwise Conv (Scale.cpp): INT8.
+    Graph g = cv18(binaries(OpKind.ADD, SCALAR, PER_CHANNEL, FULL), Lowering.Quantize.INT8);
+    assertThat(g.tensor("xy").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xw0").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("xw1").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xw2").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("w2").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("xw2").bytes()).isEqualTo(8 * 4 * 4 * 2);
+    // a per-channel weight on 5-D operands is a 3-D depthwise Conv: BF16
+    Graph.Builder b = Graph.builder("add5d");
+    b.input("x", DType.F32, 1, 8, 2, 4, 4);
+    b.weight("w", DType.F32, 1, 8, 1, 1, 1);
+    b.op("xw", OpKind.ADD, Attributes.empty(), "x", "w");
+    assertThat(cv18(b.output("xw").build(), Lowering.Quantize.INT8).tensor("xw").dtype())
+        .isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onCv18xxInt8AMulByAScalarOrPerChannelWeightIsInt8AndByAnotherWeightBf16() {
+    // Canonicalize/Mul.cpp: MulToMulConst (MulConst.cpp, an INT8 table), MulToScale (a depthwise
+    // Conv); Mul.cpp, LoweringINT8: an operand 1 with no calibrated type (a weight) goes BF16.
+    Graph g = cv18(binaries(OpKind.MUL, SCALAR, PER_CHANNEL, FULL), Lowering.Quantize.INT8);
+    assertThat(g.tensor("xy").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xw0").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xw1").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xw2").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("w2").dtype()).isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onCv18xxInt8ASubIsInt8FromAScalarWeightOrBetweenActivationsAndBf16Otherwise() {
+    // convert_sub_op: scalar - x is a SubConst (SubConst.cpp, an INT8 table); x - scalar an
+    // AddConst, then an Add with a weight (BF16); Sub.cpp: a weight operand goes BF16.
+    Graph.Builder b = Graph.builder("subs");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.input("y", DType.F32, 1, 8, 4, 4);
+    b.constant("one", DType.F32);
+    b.weight("w", DType.F32, 1, 8, 4, 4);
+    b.op("xy", OpKind.SUB, Attributes.empty(), "x", "y");
+    b.op("oneMinusX", OpKind.SUB, Attributes.empty(), "one", "x");
+    b.op("xMinusOne", OpKind.SUB, Attributes.empty(), "x", "one");
+    b.op("xMinusW", OpKind.SUB, Attributes.empty(), "x", "w");
+    b.output("xy");
+    b.output("oneMinusX");
+    b.output("xMinusOne");
+    Graph g = cv18(b.output("xMinusW").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("xy").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("oneMinusX").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("xMinusOne").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("xMinusW").dtype()).isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onCv18xxInt8ADivByAnActivationIsBf16AndByAWeightAnInt8MulConst() {
+    // convert_div_op / ConvertDivOp: x / w is a MulConst (INT8 table), s / x with s a scalar a
+    // Reciprocal with const_val (INT8 table); x / y a Reciprocal and a Mul, both left uncalibrated,
+    // which Reciprocal.cpp and Mul.cpp send to BF16.
+    Graph.Builder b = Graph.builder("divs");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.input("y", DType.F32, 1, 8, 4, 4);
+    b.constant("scale", DType.F32);
+    b.op("xy", OpKind.DIV, Attributes.empty(), "x", "y");
+    b.op("xs", OpKind.DIV, Attributes.empty(), "x", "scale");
+    b.op("sx", OpKind.DIV, Attributes.empty(), "scale", "x");
+    b.output("xy");
+    b.output("xs");
+    Graph g = cv18(b.output("sx").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("xy").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("xs").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("sx").dtype()).isEqualTo(DType.I8);
+  }
+
+  @Test
+  void onCv18xxInt8AConcatWithAWeightIsBf16AndOtherwiseInt8WhateverItsInputs() {
+    // Concat.cpp, LoweringINT8: a weight operand goes LoweringBF16 (vit's class token); else INT8,
+    // even when an input is BF16 (here a LayerNorm's result).
+    Graph.Builder b = Graph.builder("concats");
+    b.input("x", DType.F32, 1, 16, 64);
+    b.weight("cls", DType.F32, 1, 1, 64);
+    b.weight("g", DType.F32, 64);
+    b.weight("beta", DType.F32, 64);
+    b.op("withCls", OpKind.CONCAT, Attributes.builder().put("axis", 1L).build(), "cls", "x");
+    b.op("ln", OpKind.LAYER_NORMALIZATION, Attributes.empty(), "x", "g", "beta");
+    b.op("both", OpKind.CONCAT, Attributes.builder().put("axis", 1L).build(), "ln", "x");
+    b.output("withCls");
+    Graph g = cv18(b.output("both").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("withCls").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("cls").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("ln").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("both").dtype()).isEqualTo(DType.I8);
+  }
+
+  @Test
+  void onCv18xxInt8AnEmbeddingGatherIsBf16AndAGatherOfAnActivationAtAConstantIndexInt8() {
+    // Gather.cpp: LoweringINT8 calls LoweringBF16 (a CPU embedding op); OptimizeCV18XX.cpp,
+    // ConvertGatherOp: a Gather of an activation at constant indices is a Slice (INT8).
+    Graph.Builder b = Graph.builder("gathers");
+    b.weight("table", DType.F32, 100, 16);
+    b.input("ids", DType.I64, 1, 8);
+    b.constant("first", DType.I64);
+    b.op("emb", OpKind.GATHER, Attributes.empty(), "table", "ids");
+    b.op("cls", OpKind.GATHER, Attributes.builder().put("axis", 1L).build(), "emb", "first");
+    b.output("emb");
+    Graph g = cv18(b.output("cls").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("emb").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("table").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("ids").dtype()).isEqualTo(DType.I64);
+    assertThat(g.tensor("cls").dtype()).isEqualTo(DType.I8);
+    // bm1684x: the embedding is INT8
+    assertThat(lower(b.build(), Lowering.Quantize.INT8).tensor("emb").dtype()).isEqualTo(DType.I8);
+  }
+
+  @Test
+  void onCv18xxInt8AConvIsBf16WhenItsFilterIsAnActivationOrItsKernel3d() {
+    // Conv.cpp, LoweringINT8: a filter that is not a weight, or a 3-D kernel, goes LoweringBF16.
+    Graph.Builder b = Graph.builder("convs");
+    b.input("x", DType.F32, 1, 4, 8, 8);
+    b.input("f", DType.F32, 4, 4, 3, 3);
+    b.weight("w", DType.F32, 4, 4, 3, 3);
+    b.input("v", DType.F32, 1, 4, 2, 8, 8);
+    b.weight("w3", DType.F32, 4, 4, 1, 1, 1);
+    Attributes k2 = Attributes.builder().put("kernel_shape", 3L, 3L).build();
+    b.op("byWeight", OpKind.CONV, k2, "x", "w");
+    b.op("byInput", OpKind.CONV, k2, "x", "f");
+    b.op(
+        "conv3d",
+        OpKind.CONV,
+        Attributes.builder().put("kernel_shape", 1L, 1L, 1L).build(),
+        "v",
+        "w3");
+    b.output("byWeight");
+    b.output("byInput");
+    Graph g = cv18(b.output("conv3d").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("byWeight").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("byInput").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("conv3d").dtype()).isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onCv18xxInt8A3dAveragePoolAndAReduceL2AreBf16() {
+    // AvgPool.cpp: a 3-D kernel goes LoweringBF16; Reduce.cpp: ReduceL2 goes LoweringBF16.
+    Graph.Builder b = Graph.builder("pools");
+    b.input("x", DType.F32, 1, 4, 8, 8);
+    b.input("v", DType.F32, 1, 4, 2, 8, 8);
+    b.op("gap", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "x");
+    b.op("gap3d", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "v");
+    Attributes axes = Attributes.builder().put("axes", 2L, 3L).build();
+    b.op("mean", OpKind.REDUCE_MEAN, axes, "x");
+    b.op("l2", OpKind.REDUCE_L2, axes, "x");
+    b.output("gap");
+    b.output("gap3d");
+    b.output("mean");
+    Graph g = cv18(b.output("l2").build(), Lowering.Quantize.INT8);
+    assertThat(g.tensor("gap").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("gap3d").dtype()).isEqualTo(DType.BF16);
+    assertThat(g.tensor("mean").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("l2").dtype()).isEqualTo(DType.BF16);
+  }
+
   @Test
   void anUnknownValueFailsWithOneLineNamingTheAllowedOnes() {
     assertThat(Lowering.Quantize.parse("int8")).isEqualTo(Lowering.Quantize.INT8);
