@@ -102,7 +102,7 @@ class FetchedModelsIT {
     return tests.stream();
   }
 
-  /** The two .tflite files left out name their unsupported operator. */
+  /** The .tflite file left out (oww-hey-jarvis, an IF) names its unsupported operator. */
   @TestFactory
   Stream<DynamicTest> unsupportedTfliteOperatorsAreNamed() {
     List<DynamicTest> tests = new ArrayList<>();
