@@ -1,12 +1,11 @@
 package io.github.memplan.datasets.tflite;
 
+import io.github.memplan.core.io.MappedFiles;
 import io.github.memplan.core.ir.Graph;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -107,16 +106,8 @@ public final class TfliteImporter {
   /** Imports {@code file} into a graph named {@code graphName}. */
   public static TfliteImport read(Path file, Map<String, long[]> inputShapes, String graphName)
       throws IOException {
-    String source = file.toString();
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(
-            source + ": " + size + " bytes is beyond a flatbuffer's 2 GiB limit");
-      }
-      ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-      return read(buf, source, inputShapes, graphName);
-    }
+    return read(
+        MappedFiles.readOnly(file, "a flatbuffer's"), file.toString(), inputShapes, graphName);
   }
 
   /**

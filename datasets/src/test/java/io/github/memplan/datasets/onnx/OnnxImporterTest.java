@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
+import io.github.memplan.core.io.SparseFiles;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -820,6 +821,15 @@ class OnnxImporterTest {
       OnnxImport r = OnnxImporter.read(file, shapes, "named");
       assertThat(r.graph().name()).isEqualTo("named");
       assertThat(r.fileNodes()).isEqualTo(1);
+    }
+
+    /** A file past protobuf's int-indexed 2 GiB (sparse: nothing written) is refused unread. */
+    @Test
+    void aFileBeyondTwoGibIsRefused(@TempDir Path dir) throws IOException {
+      Path big = SparseFiles.pastTwoGib(dir, "big.onnx");
+      assertThatThrownBy(() -> OnnxImporter.load(big, Map.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(big + ": 2147483648 bytes is beyond protobuf's 2 GiB limit");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.github.memplan.datasets.tflite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.io.SparseFiles;
 import io.github.memplan.core.ir.Attr;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -12,9 +13,11 @@ import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.Shape;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.lite.schema.ActivationFunctionType;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
@@ -496,6 +499,15 @@ class TfliteImporterTest {
         .hasMessage(
             "m.tflite: operator 1 (SPACE_TO_DEPTH) has no memplan op (unsupported in this file:"
                 + " SPACE_TO_DEPTH x2)");
+  }
+
+  /** A file past a flatbuffer's 2 GiB (sparse: nothing written) is refused unread. */
+  @Test
+  void aFileBeyondTwoGibIsRefused(@TempDir Path dir) throws Exception {
+    Path big = SparseFiles.pastTwoGib(dir, "big.tflite");
+    assertThatThrownBy(() -> TfliteImporter.load(big, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(big + ": 2147483648 bytes is beyond a flatbuffer's 2 GiB limit");
   }
 
   /** Bytes that are not a TFLite flatbuffer: one line naming the source. */
