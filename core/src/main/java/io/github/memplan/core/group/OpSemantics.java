@@ -17,7 +17,10 @@ import java.util.Optional;
  * <p>Sources ({@code reference/tpu-mlir.md}): §2.3 (LocalGenInterface ops and the {@code
  * LocalGenSupport} restrictions; {@code AllowDataSplit}), §4.1 (the {@code BackwardH/N/W} functions
  * of {@code lib/Dialect/Tpu/Interfaces/Common/*.cpp}), §4.2 ({@code get_buffer_size}, {@code
- * getBufferSize_*}).
+ * getBufferSize_*}). DepthToSpace is global on every chip, as in TPU-MLIR, whose {@code
+ * tpu.Depth2SpaceOp} declares no {@code LocalGenInterface} ({@code
+ * include/tpu_mlir/Dialect/Tpu/IR/TpuOps.td}, {@code Tpu_Depth2SpaceOp}, read at commit 0033e680e7;
+ * its BM1684, BM1684X and CV18xx backends have global codegen only).
  *
  * <p>Departures, all because memplan's IR is ONNX-level rather than TPU-MLIR's quantised Tpu
  * dialect:
@@ -305,6 +308,8 @@ public final class OpSemantics {
             }
             yield null;
           }
+          // tpu.Depth2SpaceOp declares no LocalGenInterface: global on every chip
+          case DEPTH_TO_SPACE -> "Depth2Space has no LocalGenInterface in TPU-MLIR";
           default -> op.kind() + " has no local (LayerGroup) implementation here";
         });
   }

@@ -96,6 +96,12 @@ public enum OpKind {
   SQUEEZE("Squeeze", Category.SHAPE),
   UNSQUEEZE("Unsqueeze", Category.SHAPE),
   TRANSPOSE("Transpose", Category.DATA_MOVEMENT),
+  /**
+   * DepthToSpace: X {@code [N, C, H, W]} to {@code [N, C / b², H·b, W·b]}; attributes {@code
+   * blocksize} b (required) and {@code mode}, {@code DCR} (the default) or {@code CRD}, which
+   * orders the channels' depth and block parts differently and gives the same shape.
+   */
+  DEPTH_TO_SPACE("DepthToSpace", Category.DATA_MOVEMENT),
   UPSAMPLE("Upsample", Category.DATA_MOVEMENT),
   RESIZE("Resize", Category.DATA_MOVEMENT),
   PAD("Pad", Category.DATA_MOVEMENT),

@@ -167,6 +167,7 @@ public final class ShapeInference {
       case SQUEEZE -> squeeze(c);
       case UNSQUEEZE -> unsqueeze(c);
       case TRANSPOSE -> transpose(c);
+      case DEPTH_TO_SPACE -> depthToSpace(c);
       case UPSAMPLE -> upsample(c);
       case RESIZE -> resize(c);
       case PAD -> pad(c);
@@ -1383,6 +1384,46 @@ public final class ShapeInference {
       seen[(int) p] = true;
       out[i] = d[(int) p];
     }
+    return new TensorType(Shape.of(out), x.dtype());
+  }
+
+  /**
+   * DepthToSpace: X {@code [N, C, H, W]} (rank 4, as ONNX's shape inference requires), attribute
+   * blocksize b (required, >= 1, C divisible by b²) and mode DCR (default) or CRD; Y {@code [N, C /
+   * b², H·b, W·b]} in either mode, the modes differing only in which channel each element leaves.
+   */
+  private static TensorType depthToSpace(Ctx c) {
+    c.arity(1, 1);
+    TensorType x = c.in(0);
+    if (x.shape().rank() != 4) {
+      throw c.fail("X " + x.shape() + " must be [N, C, H, W] (rank 4)");
+    }
+    String mode = c.attrs().getString("mode", "DCR");
+    if (!mode.equals("DCR") && !mode.equals("CRD")) {
+      throw c.fail("mode '" + mode + "' must be DCR or CRD");
+    }
+    if (!c.attrs().has("blocksize")) {
+      throw c.fail("attribute blocksize is required");
+    }
+    long b = c.attrs().getInt("blocksize", 0);
+    if (b < 1) {
+      throw c.fail("blocksize " + b + " must be >= 1");
+    }
+    long[] d = x.shape().dims();
+    long area = Math.multiplyExact(b, b);
+    if (d[1] % area != 0) {
+      throw c.fail(
+          "X "
+              + x.shape()
+              + " has "
+              + d[1]
+              + " channels, not a multiple of blocksize² = "
+              + area
+              + " (blocksize "
+              + b
+              + ")");
+    }
+    long[] out = {d[0], d[1] / area, Math.multiplyExact(d[2], b), Math.multiplyExact(d[3], b)};
     return new TensorType(Shape.of(out), x.dtype());
   }
 

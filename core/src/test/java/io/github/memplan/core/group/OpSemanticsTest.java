@@ -56,6 +56,28 @@ class OpSemanticsTest {
         .contains(new Range(0, 3));
   }
 
+  /**
+   * TPU-MLIR's tpu.Depth2SpaceOp has no LocalGenInterface (TpuOps.td), so a DepthToSpace cuts the
+   * base groups on every chip, whatever its shape.
+   */
+  @Test
+  void depthToSpaceIsGlobalOnEveryChip() {
+    Graph.Builder b = Graph.builder("d2s");
+    b.input("x", DType.F32, 1, 16, 8, 8);
+    b.op(
+        "d2s",
+        io.github.memplan.core.ir.OpKind.DEPTH_TO_SPACE,
+        Attributes.builder().put("blocksize", 2).build(),
+        "x");
+    Graph g = b.output("d2s").build();
+    assertThat(g.tensor("d2s").shape().dims()).containsExactly(1, 4, 16, 16);
+    for (Chip chip : Chips.all()) {
+      assertThat(OpSemantics.whyGlobal(g, g.op("d2s"), chip))
+          .as(chip.name())
+          .contains("Depth2Space has no LocalGenInterface in TPU-MLIR");
+    }
+  }
+
   @Test
   void matMulIsGlobalInFp32AndOnCv18x() {
     Graph.Builder b = Graph.builder("mm");

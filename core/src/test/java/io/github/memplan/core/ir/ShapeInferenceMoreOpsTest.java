@@ -365,6 +365,63 @@ class ShapeInferenceMoreOpsTest {
     }
   }
 
+  /**
+   * DepthToSpace moves b² channel blocks into b x b spatial blocks: C / b², H·b, W·b. DCR (depth,
+   * column, row: the block index is the channel's major part) and CRD (the block index its minor
+   * part) move elements differently but give the same shape.
+   */
+  @Nested
+  class DepthToSpace {
+    @Test
+    void dcrSplitsEightChannelsIntoTwoOfTwoByTwoBlocks() {
+      // ONNX's test_depthtospace_example: [1, 8, 2, 3], blocksize 2 -> 8/4 = 2 channels, 2*2 = 4
+      // rows, 3*2 = 6 columns
+      Attributes.Builder dcr = attrs().put("blocksize", 2).put("mode", "DCR");
+      assertThat(infer("d", OpKind.DEPTH_TO_SPACE, dcr, f32(1, 8, 2, 3)))
+          .isEqualTo(f32(1, 2, 4, 6));
+      // mode defaults to DCR
+      assertThat(infer("d", OpKind.DEPTH_TO_SPACE, attrs().put("blocksize", 2), f32(1, 8, 2, 3)))
+          .isEqualTo(f32(1, 2, 4, 6));
+    }
+
+    @Test
+    void crdGivesTheSameShapeAndKeepsTheType() {
+      // [2, 18, 5, 1], blocksize 3: 18/9 = 2 channels, 5*3 = 15 rows, 1*3 = 3 columns, batch kept
+      Attributes.Builder crd = attrs().put("blocksize", 3).put("mode", "CRD");
+      assertThat(infer("d", OpKind.DEPTH_TO_SPACE, crd, t(DType.I8, 2, 18, 5, 1)))
+          .isEqualTo(t(DType.I8, 2, 2, 15, 3));
+      // blocksize 1 moves nothing
+      assertThat(
+              infer(
+                  "d",
+                  OpKind.DEPTH_TO_SPACE,
+                  attrs().put("blocksize", 1).put("mode", "CRD"),
+                  f32(1, 3, 4, 5)))
+          .isEqualTo(f32(1, 3, 4, 5));
+    }
+
+    @Test
+    void inconsistentOperandsAndAttributesAreNamed() {
+      OpKind k = OpKind.DEPTH_TO_SPACE;
+      rejects("d", k, attrs(), "attribute blocksize is required", f32(1, 8, 2, 3));
+      rejects("d", k, attrs().put("blocksize", 0), "blocksize 0 must be >= 1", f32(1, 8, 2, 3));
+      rejects(
+          "d",
+          k,
+          attrs().put("blocksize", 2),
+          "has 6 channels, not a multiple of blocksize² = 4",
+          f32(1, 6, 2, 2));
+      rejects("d", k, attrs().put("blocksize", 2), "must be [N, C, H, W] (rank 4)", f32(8, 2, 2));
+      rejects(
+          "d",
+          k,
+          attrs().put("blocksize", 2).put("mode", "dcr"),
+          "mode 'dcr' must be DCR or CRD",
+          f32(1, 8, 2, 3));
+      rejects("d", k, attrs().put("blocksize", 1L << 32), "overflow", f32(1, 1, 1L << 32, 1));
+    }
+  }
+
   @Nested
   class Arithmetic {
     @Test

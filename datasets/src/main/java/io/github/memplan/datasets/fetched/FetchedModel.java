@@ -1,6 +1,7 @@
 package io.github.memplan.datasets.fetched;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param file the file's path under the package's cache folder
  * @param sha256 the file's pinned SHA-256
  * @param inputShapes input shapes to import it at (fixing dynamic dims), by input name
+ * @param inputValues values bound to ONNX graph inputs (as {@code --input-value} binds them), by
+ *     input name, each as text read as the input's element type; empty for TFLite files
  * @param zoo whether memplan imports it and the zoo lists it
  * @param description one line: the architecture and its input
  */
@@ -26,10 +29,12 @@ public record FetchedModel(
     String file,
     String sha256,
     Map<String, long[]> inputShapes,
+    Map<String, List<String>> inputValues,
     boolean zoo,
     String description) {
   public FetchedModel {
     inputShapes = Map.copyOf(inputShapes);
+    inputValues = Map.copyOf(inputValues);
   }
 
   /** {@code @mediapipe/pose@0.5.1} gives {@code mediapipe-pose-0.5.1}, npm pack's tarball name. */

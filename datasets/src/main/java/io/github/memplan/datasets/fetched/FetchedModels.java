@@ -24,7 +24,9 @@ import java.util.Map;
  * The zoo's models read from files that {@code scripts/fetch-models.sh} fetched from npm: every
  * manifest entry marked for the zoo whose file is in the {@link ModelCache}, under its format as
  * source ({@code tflite}, {@code onnx}). Listing only looks for the files; building checks the
- * file's SHA-256 against the manifest first, then imports it (at the manifest's input shapes).
+ * file's SHA-256 against the manifest first, then imports it at the manifest's input shapes, with
+ * its input values bound (an ONNX file's, as {@code --input-value} binds them: Silero VAD's sample
+ * rate, which folds its If nodes).
  */
 public final class FetchedModels implements ModelSource {
   static final String MANIFEST = "/io/github/memplan/datasets/fetched/models.tsv";
@@ -78,15 +80,31 @@ public final class FetchedModels implements ModelSource {
           licence = f[3];
         }
         case "model" -> {
-          need(f, 10, where);
+          need(f, 11, where);
           if (pkg == null) {
             throw new IllegalStateException(where + ": a model before any package");
           }
           Map<String, long[]> inputs =
               f[7].equals("-") ? Map.of() : OnnxImporter.parseInputShapes(f[7]);
+          Map<String, List<String>> values =
+              f[8].equals("-") ? Map.of() : OnnxImporter.parseInputValues(f[8]);
+          if (!values.isEmpty() && !f[2].equals("onnx")) {
+            throw new IllegalStateException(
+                where + ": input values are for ONNX files, not " + f[2]);
+          }
           out.add(
               new FetchedModel(
-                  f[1], f[2], f[3], pkg, licence, f[4], f[5], inputs, f[8].equals("yes"), f[9]));
+                  f[1],
+                  f[2],
+                  f[3],
+                  pkg,
+                  licence,
+                  f[4],
+                  f[5],
+                  inputs,
+                  values,
+                  f[9].equals("yes"),
+                  f[10]));
         }
         default -> throw new IllegalStateException(where + ": unknown row kind '" + f[0] + "'");
       }
@@ -136,7 +154,7 @@ public final class FetchedModels implements ModelSource {
     }
     return switch (m.format()) {
       case "tflite" -> TfliteImporter.read(file, m.inputShapes(), m.name()).graph();
-      case "onnx" -> OnnxImporter.read(file, m.inputShapes(), m.name()).graph();
+      case "onnx" -> OnnxImporter.read(file, m.inputShapes(), m.inputValues(), m.name()).graph();
       default -> throw new IllegalStateException("format " + m.format() + " of " + m.name());
     };
   }

@@ -268,6 +268,18 @@ public final class GraphJson {
 
   /** Turns the located tree into a graph, failing with the place at fault. */
   private record Decoder(String source) {
+    /**
+     * Adds the stored tensor declared at {@code tn}; the builder's refusal (a tensor beyond {@link
+     * io.github.memplan.core.ir.TensorType#MAX_BYTES}, a name taken) is named where it is declared.
+     */
+    void declare(Node tn, Runnable add) {
+      try {
+        add.run();
+      } catch (IllegalArgumentException e) {
+        throw fail(tn, e.getMessage());
+      }
+    }
+
     IllegalArgumentException fail(Node n, String message) {
       return new IllegalArgumentException(
           source
@@ -399,19 +411,10 @@ public final class GraphJson {
                   + name
                   + "'");
         }
-        try {
-          switch (role) {
-            case INPUT -> b.input(name, dtype, dims);
-            case WEIGHT -> b.weight(name, dtype, dims);
-            case CONSTANT -> b.constant(name, dtype, dims);
-            default -> {}
-          }
-        } catch (IllegalArgumentException e) {
-          // e.g. a tensor beyond TensorType.MAX_BYTES: named where it is declared
-          throw fail(tn, e.getMessage());
-        }
         switch (role) {
-          case INPUT, WEIGHT, CONSTANT -> {}
+          case INPUT -> declare(tn, () -> b.input(name, dtype, dims));
+          case WEIGHT -> declare(tn, () -> b.weight(name, dtype, dims));
+          case CONSTANT -> declare(tn, () -> b.constant(name, dtype, dims));
           case ACTIVATION, OUTPUT -> {
             if (!pending.isEmpty()) {
               pending.poll();

@@ -11,16 +11,14 @@ import ai.onnx.proto.OnnxMl.ValueInfoProto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.github.memplan.core.io.InputText;
+import io.github.memplan.core.io.MappedFiles;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.TensorType;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -139,21 +137,13 @@ public final class OnnxImporter {
       String graphName)
       throws IOException {
     String source = file.toString();
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(
-            source + ": " + size + " bytes is beyond protobuf's 2 GiB limit");
-      }
-      MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-      CodedInputStream cis = CodedInputStream.newInstance(buf);
-      // stored tensors point into the mapped file instead of being copied
-      cis.enableAliasing(true);
-      ModelProto model = parse(cis, source);
-      Map<String, long[]> shapes = new LinkedHashMap<>(inputShapes);
-      Map<String, OnnxValue> values = bindValues(model, source, shapes, inputValues);
-      return importModel(model, source, shapes, values, graphName);
-    }
+    CodedInputStream cis = CodedInputStream.newInstance(MappedFiles.readOnly(file, "protobuf's"));
+    // stored tensors point into the mapped file instead of being copied
+    cis.enableAliasing(true);
+    ModelProto model = parse(cis, source);
+    Map<String, long[]> shapes = new LinkedHashMap<>(inputShapes);
+    Map<String, OnnxValue> values = bindValues(model, source, shapes, inputValues);
+    return importModel(model, source, shapes, values, graphName);
   }
 
   /**

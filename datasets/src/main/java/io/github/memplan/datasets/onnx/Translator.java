@@ -130,6 +130,7 @@ final class Translator {
             OpKind.CONCAT,
             OpKind.FLATTEN,
             OpKind.TRANSPOSE,
+            OpKind.DEPTH_TO_SPACE,
             OpKind.GATHER)) {
       DIRECT.put(k.onnxName(), k);
     }

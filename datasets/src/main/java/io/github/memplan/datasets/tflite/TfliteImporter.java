@@ -1,12 +1,11 @@
 package io.github.memplan.datasets.tflite;
 
+import io.github.memplan.core.io.MappedFiles;
 import io.github.memplan.core.ir.Graph;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -44,7 +43,12 @@ import java.util.Map;
  *       and SQUEEZE Unsqueeze/Squeeze, or a Reshape when a rank-4 tensor is involved (its NCHW
  *       relabelling is not a dim insertion); * BATCH_MATMUL a MatMul, or when its left operand is a
  *       rank-4 NHWC tensor and its right one a constant matrix a 1x1 Conv (the same product over
- *       the channel axis, the matrix read as a {@code [k, c, 1, 1]} filter).
+ *       the channel axis, the matrix read as a {@code [k, c, 1, 1]} filter); * DEPTH_TO_SPACE (not
+ *       in TPU-MLIR's converter) a DepthToSpace in DCR mode: TFLite's kernel ({@code
+ *       tensorflow/lite/kernels/internal/reference/reference_ops.h}, {@code DepthToSpace}; the copy
+ *       read carried no commit) reads output {@code [b, h, w, d]} of NHWC data from input channel
+ *       {@code ((h mod bs)·bs + w mod bs)·C' + d}, the block index as the channel's major part,
+ *       which is ONNX's DCR order on the tensors relabelled NCHW.
  *   <li>* MediaPipe's custom {@code Convolution2DTransposeBias} (selfie segmentation): a
  *       ConvTranspose with its bias, strides and padding read from the operator's 12-byte custom
  *       options ({@code TfLiteTransposeConvParams}: padding, stride_width, stride_height) and the
@@ -82,7 +86,7 @@ import java.util.Map;
  * <p>Not modelled, each a one-line {@link UnsupportedTfliteException} naming the file, the
  * operator's index and its name (and every other unsupported operator of the file, counted):
  * operators without a mapping above (control flow such as IF and WHILE, other custom operators,
- * DEPTH_TO_SPACE, ...), variable tensors, subgraphs other than the first. A malformed file (not a
+ * SPACE_TO_DEPTH, ...), variable tensors, subgraphs other than the first. A malformed file (not a
  * flatbuffer, no {@code TFL3} identifier, another schema version, indices out of range) is a
  * one-line {@link IllegalArgumentException} naming the file, never a stack trace.
  */
@@ -102,16 +106,8 @@ public final class TfliteImporter {
   /** Imports {@code file} into a graph named {@code graphName}. */
   public static TfliteImport read(Path file, Map<String, long[]> inputShapes, String graphName)
       throws IOException {
-    String source = file.toString();
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(
-            source + ": " + size + " bytes is beyond a flatbuffer's 2 GiB limit");
-      }
-      ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-      return read(buf, source, inputShapes, graphName);
-    }
+    return read(
+        MappedFiles.readOnly(file, "a flatbuffer's"), file.toString(), inputShapes, graphName);
   }
 
   /**

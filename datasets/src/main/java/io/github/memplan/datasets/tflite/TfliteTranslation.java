@@ -23,6 +23,7 @@ import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.ConcatenationOptions;
 import org.tensorflow.lite.schema.Conv2DOptions;
+import org.tensorflow.lite.schema.DepthToSpaceOptions;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptions;
 import org.tensorflow.lite.schema.FullyConnectedOptions;
 import org.tensorflow.lite.schema.LeakyReluOptions;
@@ -66,6 +67,7 @@ final class TfliteTranslation {
           "CONCATENATION",
           "CONV_2D",
           "DENSIFY",
+          "DEPTH_TO_SPACE",
           "DEPTHWISE_CONV_2D",
           "DEQUANTIZE",
           "DIV",
@@ -533,6 +535,7 @@ final class TfliteTranslation {
       case "EXPAND_DIMS" -> expandDims(i, ins, outs);
       case "SQUEEZE" -> squeeze(i, op, ins, outs);
       case "TRANSPOSE" -> transpose(i, ins, outs);
+      case "DEPTH_TO_SPACE" -> depthToSpace(i, op, ins, outs);
       case "SOFTMAX" -> softmax(i, ins, outs);
       case "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR" -> resize(i, op, ins, outs);
       case "MEAN" -> reduce(i, op, ins, outs, OpKind.REDUCE_MEAN);
@@ -973,6 +976,20 @@ final class TfliteTranslation {
     }
     Attributes a = Attributes.builder().put("perm", p).build();
     emit(i, OpKind.TRANSPOSE, a, List.of(operand(i, ins[0])), outs);
+  }
+
+  /**
+   * DEPTH_TO_SPACE of NHWC data as a DepthToSpace in DCR mode on the tensors relabelled NCHW (see
+   * {@link TfliteImporter}: TFLite's block index is the channel's major part, as DCR's).
+   */
+  private void depthToSpace(int i, Operator op, int[] ins, int[] outs) {
+    arity(i, ins, 1, 1);
+    DepthToSpaceOptions o =
+        options(i, op, BuiltinOptions.DepthToSpaceOptions, new DepthToSpaceOptions());
+    rank(i, ins[0], 4, "input");
+    Attributes a =
+        Attributes.builder().put("blocksize", (long) o.blockSize()).put("mode", "DCR").build();
+    emit(i, OpKind.DEPTH_TO_SPACE, a, List.of(operand(i, ins[0])), outs);
   }
 
   private void softmax(int i, int[] ins, int[] outs) {

@@ -70,7 +70,10 @@ class FetchedModelsIT {
     return tests.stream();
   }
 
-  /** A file listed in the zoo imports; one left out is refused in one line, naming the file. */
+  /**
+   * A file listed in the zoo imports (an ONNX one at the manifest's input shapes, with its input
+   * values bound); one left out is refused in one line, naming the file.
+   */
   @TestFactory
   Stream<DynamicTest> everyFileIsAsItsZooFlagSays() {
     List<DynamicTest> tests = new ArrayList<>();
@@ -83,6 +86,15 @@ class FetchedModelsIT {
                 if (m.zoo()) {
                   Graph g = FetchedModels.load(m, file);
                   assertThat(g.ops()).isNotEmpty();
+                  if (m.format().equals("onnx")) {
+                    // imported at the manifest's input shapes (its input values fold If nodes)
+                    m.inputShapes()
+                        .forEach(
+                            (input, dims) ->
+                                assertThat(g.tensor(input).shape().dims())
+                                    .as("%s: input %s", m.name(), input)
+                                    .containsExactly(dims));
+                  }
                   // the graph JSON image is lossless for it too
                   String json = GraphJson.toJson(g);
                   assertThat(GraphJson.toJson(GraphJson.parse(m.name() + ".json", json)))
@@ -102,7 +114,7 @@ class FetchedModelsIT {
     return tests.stream();
   }
 
-  /** The two .tflite files left out name their unsupported operator. */
+  /** The .tflite file left out (oww-hey-jarvis, an IF) names its unsupported operator. */
   @TestFactory
   Stream<DynamicTest> unsupportedTfliteOperatorsAreNamed() {
     List<DynamicTest> tests = new ArrayList<>();

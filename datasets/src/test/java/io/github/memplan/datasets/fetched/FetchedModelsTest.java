@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,9 +88,50 @@ class FetchedModelsTest {
     }
   }
 
+  /**
+   * The values column binds ONNX inputs as --input-value does (sr=16000 folds Silero's If nodes); a
+   * TFLite row may not have one, and a row of the old 10-field form is refused.
+   */
+  @Test
+  void inputValuesAreReadForOnnxRowsOnly() throws Exception {
+    List<FetchedModel> ms =
+        parse(
+            "package\tp@1\t00\tMIT\n"
+                + "model\tv\tonnx\tf\tv.onnx\t00\t-\tinput=1,512;state=2,1,128\tsr=16000\tyes\td\n"
+                + "model\tw\tonnx\tf\tw.onnx\t00\t-\t-\t-\tno\td\n");
+    assertThat(ms.get(0).inputShapes().get("state")).containsExactly(2, 1, 128);
+    assertThat(ms.get(0).inputValues()).isEqualTo(Map.of("sr", List.of("16000")));
+    assertThat(ms.get(1).inputValues()).isEmpty();
+    assertThat(ms.get(1).zoo()).isFalse();
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "package\tp@1\t00\tMIT\n"
+                        + "model\tt\ttflite\tf\tt.tflite\t00\t-\t-\tsr=16000\tyes\td\n"))
+        .hasMessage("models.tsv line 2: input values are for ONNX files, not tflite");
+    assertThatThrownBy(
+            () -> parse("package\tp@1\t00\tMIT\nmodel\ta\tonnx\tf\tx\t00\t-\t-\tyes\td\n"))
+        .hasMessage("models.tsv line 2: 10 fields, expected 11");
+  }
+
+  /** Every Silero VAD file is listed with the sample rate its package feeds it (but 'half'). */
+  @Test
+  void sileroFilesCarryTheirSampleRate() {
+    List<FetchedModel> silero =
+        FetchedModels.manifest().stream().filter(m -> m.family().equals("silero")).toList();
+    assertThat(silero).hasSize(6).allMatch(FetchedModel::zoo);
+    for (FetchedModel m : silero) {
+      assertThat(m.inputShapes()).as(m.name()).containsKey("input");
+      assertThat(m.inputValues())
+          .as(m.name())
+          .isEqualTo(
+              m.name().equals("silero-vad-half") ? Map.of() : Map.of("sr", List.of("16000")));
+    }
+  }
+
   @Test
   void malformedManifestRowsAreRefused() {
-    assertThatThrownBy(() -> parse("model\ta\ttflite\tf\tx\t00\t-\t-\tyes\td\n"))
+    assertThatThrownBy(() -> parse("model\ta\ttflite\tf\tx\t00\t-\t-\t-\tyes\td\n"))
         .hasMessage("models.tsv line 1: a model before any package");
     assertThatThrownBy(() -> parse("package\tp@1\t00\n"))
         .hasMessage("models.tsv line 1: 3 fields, expected 4");
@@ -103,6 +145,6 @@ class FetchedModelsTest {
 
   private static FetchedModel model(String pkg, String file) {
     return new FetchedModel(
-        "m", "tflite", "f", pkg, "MIT", file, "0".repeat(64), java.util.Map.of(), true, "d");
+        "m", "tflite", "f", pkg, "MIT", file, "0".repeat(64), Map.of(), Map.of(), true, "d");
   }
 }

@@ -133,6 +133,17 @@ class GraphJsonTest {
             "\"shape\":[1,549755813888],\"dtype\":\"f32\",\"role\":\"input\""),
         "g.json:8:5: tensors[0]: graph 'small': tensor 'x' f32[1x549755813888] is 2199023255552"
             + " bytes; memplan plans tensors of at most 2^40 bytes (1 TiB)");
+    // a weight and a constant likewise, at their own lines
+    for (String role : new String[] {"weight", "constant"}) {
+      assertFails(
+          SMALL.replace(
+              "{\"name\":\"y\",\"shape\"",
+              "{\"name\":\"w\",\"shape\":[549755813888],\"dtype\":\"f32\",\"role\":\""
+                  + role
+                  + "\"},\n{\"name\":\"y\",\"shape\""),
+          "g.json:9:5: tensors[1]: graph 'small': tensor 'w' f32[549755813888] is 2199023255552"
+              + " bytes; memplan plans tensors of at most 2^40 bytes (1 TiB)");
+    }
   }
 
   @Test

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
+import io.github.memplan.core.io.SparseFiles;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -535,6 +536,38 @@ class OnnxImporterTest {
     }
   }
 
+  /**
+   * DepthToSpace (opset 11+: blocksize and mode; opset 1: blocksize, DCR implied): x [1, 18, 2, 4]
+   * with blocksize 3 gives [1, 18/9, 2·3, 4·3] = [1, 2, 6, 12] in either mode; 18 channels with
+   * blocksize 4 (16 per output channel) are refused naming the node.
+   */
+  @Test
+  void depthToSpaceInBothModes() {
+    for (String mode : List.of("DCR", "CRD")) {
+      Graph g = load(depthToSpace(13, 3, OnnxModels.stringAttr("mode", mode)));
+      assertThat(g.op("d2s").kind()).isEqualTo(OpKind.DEPTH_TO_SPACE);
+      assertThat(g.op("d2s").attributes().getString("mode", "")).isEqualTo(mode);
+      assertThat(g.tensor("y").shape()).as(mode).isEqualTo(Shape.of(1, 2, 6, 12));
+    }
+    assertThat(load(depthToSpace(1, 3)).tensor("y").shape()).isEqualTo(Shape.of(1, 2, 6, 12));
+    assertThatThrownBy(() -> load(depthToSpace(13, 4)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("model.onnx: node 'd2s' (DepthToSpace)")
+        .hasMessageContaining("18 channels, not a multiple of blocksize² = 16");
+  }
+
+  /** One DepthToSpace node 'd2s' of x [1, 18, 2, 4] into y. */
+  private static ModelProto depthToSpace(int opset, long blocksize, AttributeProto... more) {
+    AttributeProto[] attrs = new AttributeProto[more.length + 1];
+    attrs[0] = intAttr("blocksize", blocksize);
+    System.arraycopy(more, 0, attrs, 1, more.length);
+    return new OnnxModels(opset)
+        .input("x", DType.F32, 1L, 18L, 2L, 4L)
+        .node("DepthToSpace", "d2s", List.of("x"), List.of("y"), attrs)
+        .output("y")
+        .build();
+  }
+
   @Nested
   class Recurrent {
     /** seq 5, batch 2, input 3, hidden 4 (gates 16) in {@code dirs} directions. */
@@ -788,6 +821,15 @@ class OnnxImporterTest {
       OnnxImport r = OnnxImporter.read(file, shapes, "named");
       assertThat(r.graph().name()).isEqualTo("named");
       assertThat(r.fileNodes()).isEqualTo(1);
+    }
+
+    /** A file past protobuf's int-indexed 2 GiB (sparse: nothing written) is refused unread. */
+    @Test
+    void aFileBeyondTwoGibIsRefused(@TempDir Path dir) throws IOException {
+      Path big = SparseFiles.pastTwoGib(dir, "big.onnx");
+      assertThatThrownBy(() -> OnnxImporter.load(big, Map.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(big + ": 2147483648 bytes is beyond protobuf's 2 GiB limit");
     }
 
     @Test

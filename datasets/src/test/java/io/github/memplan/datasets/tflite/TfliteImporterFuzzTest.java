@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
  * Fuzzes the TFLite importer on flatbuffer bytes, as {@code memplan gmem --model x.tflite} reads
  * them (scripts/fuzz.sh); the build replays {@code TfliteImporterFuzzTestInputs/model/}: small
  * models written by {@link TfliteModelBuilder} (convolutions, depthwise, fp16 and int8 weights,
- * pooling, reshapes, an unsupported operator) and every finding.
+ * pooling, reshapes, depth to space, an unsupported operator) and every finding.
  */
 class TfliteImporterFuzzTest {
   private static final String SOURCE = "fuzz.tflite";

@@ -3,6 +3,7 @@ package io.github.memplan.datasets.tflite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.io.SparseFiles;
 import io.github.memplan.core.ir.Attr;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -12,14 +13,17 @@ import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.Shape;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.lite.schema.ActivationFunctionType;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.ConcatenationOptions;
 import org.tensorflow.lite.schema.Conv2DOptions;
+import org.tensorflow.lite.schema.DepthToSpaceOptions;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptions;
 import org.tensorflow.lite.schema.FullyConnectedOptions;
 import org.tensorflow.lite.schema.Padding;
@@ -311,6 +315,46 @@ class TfliteImporterTest {
   }
 
   /**
+   * DEPTH_TO_SPACE, block_size 2, on NHWC [1, 3, 5, 12]: TFLite's output is [1, 3·2, 5·2, 12/4] =
+   * [1, 6, 10, 3]. memplan: the input relabelled [1, 12, 3, 5], a DepthToSpace in DCR mode (TFLite
+   * reads output channel d of block (i, j) from input channel (i·2 + j)·3 + d, the block index the
+   * major part), result [1, 3, 6, 10], which the shape check puts back as the file's [1, 6, 10, 3].
+   * Without options (no block_size) the operator is refused naming it.
+   */
+  @Test
+  void depthToSpaceIsDcrOnTheRelabelledTensor() {
+    TfliteModelBuilder m = new TfliteModelBuilder();
+    int x = m.tensor("x", F32, 1, 3, 5, 12);
+    int y = m.tensor("y", F32, 1, 6, 10, 3);
+    m.op(
+            BuiltinOperator.DEPTH_TO_SPACE,
+            BuiltinOptions.DepthToSpaceOptions,
+            fb -> DepthToSpaceOptions.createDepthToSpaceOptions(fb, 2),
+            new int[] {x},
+            y)
+        .inputs(x)
+        .outputs(y);
+    TfliteImport r = read(m);
+    Op d2s = only(r.graph(), OpKind.DEPTH_TO_SPACE);
+    assertThat(d2s.attributes().getInt("blocksize", 0)).isEqualTo(2);
+    assertThat(d2s.attributes().getString("mode", "")).isEqualTo("DCR");
+    assertThat(r.graph().tensor("x").shape()).isEqualTo(Shape.of(1, 12, 3, 5));
+    assertThat(r.graph().tensor("y").shape()).isEqualTo(Shape.of(1, 3, 6, 10));
+    assertThat(r.checks())
+        .singleElement()
+        .satisfies(c -> assertThat(c.computed()).containsExactly(1, 6, 10, 3));
+    allAgree(r);
+
+    TfliteModelBuilder bare = new TfliteModelBuilder();
+    int a = bare.tensor("a", F32, 1, 3, 5, 12);
+    int b = bare.tensor("b", F32, 1, 6, 10, 3);
+    bare.op(BuiltinOperator.DEPTH_TO_SPACE, (byte) 0, null, new int[] {a}, b).inputs(a).outputs(b);
+    assertThatThrownBy(() -> read(bare))
+        .isInstanceOf(UnsupportedTfliteException.class)
+        .hasMessage("m.tflite: operator 0 (DEPTH_TO_SPACE): has no DepthToSpaceOptions");
+  }
+
+  /**
    * FULLY_CONNECTED on a rank-4 input [1, 2, 2, 3] with weights [5, 12]: TFLite reads the 12
    * elements as one row, [1, 12], in place, so memplan adds a Reshape (an alias) before the Gemm;
    * the output is [1, 5] as stored.
@@ -443,18 +487,27 @@ class TfliteImporterTest {
     TfliteModelBuilder m = new TfliteModelBuilder();
     int x = m.tensor("x", F32, 1, 2, 2, 4);
     int y = m.tensor("y", F32, 1, 2, 2, 4);
-    int z = m.tensor("z", F32, 1, 4, 4, 1);
-    int u = m.tensor("u", F32, 1, 8, 8, 1);
+    int z = m.tensor("z", F32, 1, 1, 1, 16);
+    int u = m.tensor("u", F32, 1, 1, 1, 64);
     m.op(BuiltinOperator.RELU, (byte) 0, null, new int[] {x}, y)
-        .op(BuiltinOperator.DEPTH_TO_SPACE, (byte) 0, null, new int[] {y}, z)
-        .op(BuiltinOperator.DEPTH_TO_SPACE, (byte) 0, null, new int[] {z}, u)
+        .op(BuiltinOperator.SPACE_TO_DEPTH, (byte) 0, null, new int[] {y}, z)
+        .op(BuiltinOperator.SPACE_TO_DEPTH, (byte) 0, null, new int[] {z}, u)
         .inputs(x)
         .outputs(u);
     assertThatThrownBy(() -> read(m))
         .isInstanceOf(UnsupportedTfliteException.class)
         .hasMessage(
-            "m.tflite: operator 1 (DEPTH_TO_SPACE) has no memplan op (unsupported in this file:"
-                + " DEPTH_TO_SPACE x2)");
+            "m.tflite: operator 1 (SPACE_TO_DEPTH) has no memplan op (unsupported in this file:"
+                + " SPACE_TO_DEPTH x2)");
+  }
+
+  /** A file past a flatbuffer's 2 GiB (sparse: nothing written) is refused unread. */
+  @Test
+  void aFileBeyondTwoGibIsRefused(@TempDir Path dir) throws Exception {
+    Path big = SparseFiles.pastTwoGib(dir, "big.tflite");
+    assertThatThrownBy(() -> TfliteImporter.load(big, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(big + ": 2147483648 bytes is beyond a flatbuffer's 2 GiB limit");
   }
 
   /** Bytes that are not a TFLite flatbuffer: one line naming the source. */

@@ -182,7 +182,11 @@ public final class Runner {
 
   /**
    * Whether the JVM has begun to shut down. {@link Runtime#addShutdownHook} refuses a hook once
-   * shutdown has begun, before any hook runs, so the answer does not race with other hooks.
+   * shutdown has begun, before any hook runs, so the answer does not race with other hooks. A flag
+   * set by a hook of our own would: {@code ApplicationShutdownHooks.runHooks} empties the hook
+   * table (from then on a hook is refused, which is what a run may fail on) before it starts any
+   * hook thread, so a run failed by the shutdown could be checked before that hook had run and be
+   * recorded. The unstarted probe thread costs an allocation per run, nothing more.
    */
   static boolean jvmShuttingDown() {
     Thread probe = new Thread(() -> {}, "memplan-shutdown-probe");

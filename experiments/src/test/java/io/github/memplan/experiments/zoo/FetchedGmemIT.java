@@ -22,8 +22,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * {@code memplan gmem --planner all} on every model fetched from npm that the zoo lists (the 25
- * .tflite and 18 .onnx files; skipped when scripts/fetch-models.sh has not run), on BM1684X after
+ * {@code memplan gmem --planner all} on every model fetched from npm that the zoo lists (the 26
+ * .tflite and 24 .onnx files; skipped when scripts/fetch-models.sh has not run), on BM1684X after
  * the front end: every plan passes the validator and no peak is below the max-load bound.
  */
 class FetchedGmemIT {
