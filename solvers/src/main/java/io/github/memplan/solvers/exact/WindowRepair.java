@@ -10,7 +10,6 @@ import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,7 +63,9 @@ final class WindowRepair {
   private WindowRepair(DsaInstance inst, SolveContext ctx, long[] start) {
     this.inst = inst;
     this.ctx = ctx;
-    this.budget = ctx.budget();
+    // the repairs stop Budget.wrapUp before the deadline: the placement is then validated and
+    // returned within the budget (a second at 100,000 buffers)
+    this.budget = ctx.budget().keepingBack(ctx.budget().wrapUp(inst.size()));
     this.n = inst.size();
     this.off = start.clone();
     this.size = new long[n];
@@ -195,6 +196,9 @@ final class WindowRepair {
     boolean grown = true;
     while (grown) {
       grown = false;
+      if (budget.exhausted()) {
+        return false;
+      }
       for (int k = 0; k < n; k++) {
         int i = byLower[k];
         if (lower[i] >= t1) {
@@ -235,13 +239,12 @@ final class WindowRepair {
       sub.add(inst.buffer(i).withFixedOffset(off[i]));
     }
     DsaInstance part = DsaInstance.of(inst.name() + "@" + t0 + "-" + t1, sub).withCapacity(target);
-    Duration slice = budget.remaining();
     ExactPlanner decide =
         new ExactPlanner(
             ExactPlanner.Options.defaults()
                 .withMode(ExactPlanner.Mode.DECIDE)
                 .withNodeLimit(NODES));
-    Outcome<DsaSolution> out = decide.solve(part, SolveContext.of(ctx.seed(), Budget.of(slice)));
+    Outcome<DsaSolution> out = decide.solve(part, SolveContext.of(ctx.seed(), budget));
     if (!out.status().hasSolution()) {
       return false;
     }
