@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.List;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /** Files named in a suite: relative to the suite file's directory; a glob in the file name. */
@@ -16,7 +17,7 @@ public final class SuiteFiles {
   /**
    * The files {@code spec} names, sorted by path: one file, or every regular file of a directory
    * whose name matches a glob ({@code *}, {@code ?}, {@code [..]}, {@code {a,b}}) in the last
-   * segment. A glob that matches nothing and a missing file fail.
+   * segment. A glob that matches nothing, a malformed glob and a missing file fail, in one line.
    */
   public static List<Path> resolve(String spec, Path baseDir) {
     Path p = baseDir.resolve(spec).normalize();
@@ -28,7 +29,14 @@ public final class SuiteFiles {
       return List.of(p);
     }
     Path dir = p.getParent();
-    PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + last);
+    PathMatcher m;
+    try {
+      m = dir.getFileSystem().getPathMatcher("glob:" + last);
+    } catch (PatternSyntaxException e) {
+      // its own message spans three lines (the pattern and a caret)
+      throw new IllegalArgumentException(
+          "'" + spec + "': bad glob: " + e.getDescription() + " near index " + e.getIndex());
+    }
     try (Stream<Path> s = Files.list(dir)) {
       List<Path> out =
           s.filter(f -> Files.isRegularFile(f) && m.matches(f.getFileName())).sorted().toList();

@@ -129,6 +129,10 @@ class SuiteParserTest {
                     HEAD
                         + "  - problem: gmem\n    instances: [resnet9000]\n    planners: [naive]\n"))
         .hasMessageStartingWith("q.yaml: problems[0].instances[0]: unknown model 'resnet9000'");
+    // a malformed glob: one line (PatternSyntaxException's own message spans three)
+    fails(
+        HEAD + "  - problem: dsa\n    instances: ['a{b.csv']\n    planners: [naive]\n",
+        "q.yaml: problems[0].instances[0]: 'a{b.csv': bad glob: Missing '} near index 6");
   }
 
   @Test
