@@ -23,6 +23,14 @@ import java.util.Set;
  * So {@link GroupingValidator} re-derives every grouping under the rules and the table its pieces
  * gave, from what the grouping names; the search pieces need no check.
  *
+ * <p>The switches are memplan's, for measurement. TPU-MLIR's own LayerGroup options ({@code
+ * LgOptions}: {@code opt}, {@code group_by_cores}, {@code nnvlc_mode}, {@code lgcache}, {@code
+ * num_core}; {@code lib/Dialect/Tpu/Transforms/LayerGroup/LgPass.cpp}) switch none of them; only
+ * structure detection has a switch of its own ({@code LgConfig}'s {@code structure_detect_opt}). A
+ * piece switched off is today's code with that one step skipped (or, for {@link
+ * Piece#RESHAPE_LOCAL}, with Reshape global as memplan had it before it modelled the rule), not an
+ * older TPU-MLIR: v0's rules are {@link SliceRules#V0} and {@code tpumlir-v0}.
+ *
  * @param on the pieces in use
  */
 public record Pieces(Set<Piece> on) {
