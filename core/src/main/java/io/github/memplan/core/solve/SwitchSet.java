@@ -1,5 +1,6 @@
 package io.github.memplan.core.solve;
 
+import io.github.memplan.core.io.InputText;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -79,6 +80,12 @@ public final class SwitchSet {
       names.add(name.apply(e));
     }
     throw new IllegalArgumentException(
-        "unknown " + what + " '" + id + "' (known: " + String.join(", ", names) + ")");
+        "unknown "
+            + what
+            + " "
+            + InputText.quote(id)
+            + " (known: "
+            + String.join(", ", names)
+            + ")");
   }
 }
