@@ -8,8 +8,8 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingOutcomes;
+import io.github.memplan.core.group.Pieces;
 import io.github.memplan.core.group.SliceRules;
-import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.TodayTimesteps;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -38,8 +38,8 @@ import java.util.TreeSet;
  *   <li>{@link Mode#GREEDY}, {@code opt=1} ({@code simple_layer_group}): from the tail, the longest
  *       valid group {@code [start..end]} with the smallest {@code start}; a lone op stays global;
  *   <li>{@link Mode#DP}, {@code opt=2} ({@code dynamic_programming_layer_group_with_cluster}):
- *       first structure detection (below, on unless {@code structure-detect=false}); when it finds
- *       no structure, clusters ({@code max_cluster = max(L / 50, 1)}; with more than one op per
+ *       first structure detection (below, on unless {@code pieces} leaves it out); when it finds no
+ *       structure, clusters ({@code max_cluster = max(L / 50, 1)}; with more than one op per
  *       cluster the same interval DP over windows of at most {@code max_cluster} ops gives them),
  *       then the interval DP {@code cost[i][j] = min(single[i][j], min_k cost[i][k] +
  *       cost[k+1][j])} over clusters, a strictly smaller split winning, and the recursive expansion
@@ -85,6 +85,14 @@ import java.util.TreeSet;
  * objective says so) under the first valid secs, and a single op costs its global-layer cost.
  * Evaluations are memoised per op range (the role of LgCache), so the DP evaluates each range once.
  *
+ * <p><b>Pieces</b> ({@link Pieces}, the parameter {@code pieces}, every piece by default): each
+ * piece of today's LayerGroup can be switched off to measure what it changes: the group types, the
+ * hull of H/W margins and the Reshape local rule (in the grouping's {@link SliceRules}, so the base
+ * groups and the validator follow them), {@code update_data_split} (in {@link ShapeSecsSearch}),
+ * structure detection, and the pipeline, rebalancing, holds and in-place pairs of the timestep
+ * table (the {@link TodayTimesteps} variant the grouping names). The greedy has no structure
+ * detection.
+ *
  * <p>Departures: strategy 1's re-evaluation with wider secs search is not done (strategy 0, the
  * default); GROUP_3D and the 3-D special case of base groups are not modelled; the cost model is
  * the roofline surrogate, not the backend's dry run. When the budget runs out, ranges not yet
@@ -120,29 +128,29 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
   private final Planner<LmemInstance, LmemSolution> lmem;
   private final String lmemId;
   private final CostModel costModel;
-  private final boolean structureDetect;
+  private final Pieces pieces;
 
-  /** The planner with structure detection on (the DP's default). */
+  /** The planner with every piece of today's LayerGroup, as TPU-MLIR. */
   public LayerGroupTodayPlanner(
       Mode mode, Planner<LmemInstance, LmemSolution> lmem, String lmemId, CostModel costModel) {
-    this(mode, lmem, lmemId, costModel, true);
+    this(mode, lmem, lmemId, costModel, Pieces.ALL);
   }
 
   /**
-   * @param structureDetect whether the DP tries structure detection first ({@code
-   *     structure_detect_opt}); the greedy ignores it
+   * @param pieces the pieces of today's LayerGroup in use ({@link Pieces}; the greedy ignores
+   *     {@link Pieces.Piece#STRUCTURE_DETECT})
    */
   public LayerGroupTodayPlanner(
       Mode mode,
       Planner<LmemInstance, LmemSolution> lmem,
       String lmemId,
       CostModel costModel,
-      boolean structureDetect) {
+      Pieces pieces) {
     this.mode = mode;
     this.lmem = lmem;
     this.lmemId = lmemId;
     this.costModel = costModel;
-    this.structureDetect = structureDetect;
+    this.pieces = pieces;
   }
 
   private String id() {
@@ -183,8 +191,14 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
     Run(GroupProblem p, SolveContext ctx) {
       this.p = p;
       this.ctx = ctx;
-      this.rules = p.options().rules(SliceRules.TODAY);
-      this.search = new ShapeSecsSearch(lmem, lmemId, costModel, new TodayTimesteps());
+      this.rules = pieces.rules(p.options().rules(SliceRules.TODAY));
+      this.search =
+          new ShapeSecsSearch(
+              lmem,
+              lmemId,
+              costModel,
+              pieces.timesteps(),
+              pieces.has(Pieces.Piece.UPDATE_DATA_SPLIT));
     }
 
     /** The group {@code first..last} of the order, memoised; empty when invalid. */
@@ -335,11 +349,11 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
   public Outcome<Grouping> solve(GroupProblem p, SolveContext ctx) {
     Run run = new Run(p, ctx);
     List<int[]> ranges = new ArrayList<>(); // chosen ranges of two ops or more
-    for (int[] base : p.baseGroups()) {
+    for (int[] base : p.baseGroups(run.rules)) {
       if (mode == Mode.GREEDY) {
         greedy(run, base[0], base[1], ranges);
       } else {
-        dp(run, base[0], base[1], ranges, structureDetect);
+        dp(run, base[0], base[1], ranges, pieces.has(Pieces.Piece.STRUCTURE_DETECT));
       }
     }
     ranges.sort(java.util.Comparator.comparingInt(r -> r[0]));
@@ -353,8 +367,7 @@ public final class LayerGroupTodayPlanner implements Planner<GroupProblem, Group
       }
     }
     Grouping grouping =
-        new Grouping(
-            Grouping.names(p.order()), run.rules, TimestepMethod.get("today").id(), groups);
+        new Grouping(Grouping.names(p.order()), run.rules, run.search.method().id(), groups);
     Map<String, Number> stats = new TreeMap<>();
     stats.put("evaluations", run.memo.size());
     stats.put("tries", run.tries[0]);

@@ -4,11 +4,14 @@ import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingOutcomes;
+import io.github.memplan.core.group.Pieces;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Registers {@link LayerGroupTodayPlanner} as {@code tpumlir-greedy} ({@link Greedy}, opt=1) and
@@ -69,29 +72,43 @@ public abstract sealed class LayerGroupTodayPlannerProvider
     return GroupProblem.class;
   }
 
-  /** The DP's switch for {@code dynamic_programming_with_structure_detect}. */
-  static final String STRUCTURE_DETECT = "structure-detect";
+  /** The parameter that switches pieces of today's LayerGroup ({@link Pieces}). */
+  static final String PIECES = "pieces";
+
+  /** The pieces this planner has: all of them for the DP; the greedy has no structure detection. */
+  Set<Pieces.Piece> knownPieces() {
+    EnumSet<Pieces.Piece> known = EnumSet.allOf(Pieces.Piece.class);
+    if (mode == LayerGroupTodayPlanner.Mode.GREEDY) {
+      known.remove(Pieces.Piece.STRUCTURE_DETECT);
+    }
+    return known;
+  }
 
   @Override
   public List<Parameter> parameters() {
-    if (mode == LayerGroupTodayPlanner.Mode.GREEDY) {
-      return List.of(GroupingOutcomes.lmemParameter("lmem-tpumlir"));
-    }
+    List<String> names = knownPieces().stream().map(Pieces.Piece::id).toList();
     return List.of(
         GroupingOutcomes.lmemParameter("lmem-tpumlir"),
         new Parameter(
-            STRUCTURE_DETECT,
-            "try dynamic_programming_with_structure_detect on each base group first"
-                + " (LgConfig structure_detect_opt, on by default)",
-            "true"));
+            PIECES,
+            "the pieces of today's LayerGroup in use, to measure what each changes: 'all' (as"
+                + " TPU-MLIR), 'none', a comma-separated list of "
+                + String.join(", ", names)
+                + ", or 'all,-PIECE' to leave one out (docs/layer-grouping.md, \"Pieces\")",
+            "all"));
   }
 
   @Override
   public Planner<GroupProblem, Grouping> create(PlannerConfig config) {
     String id = config.string("lmem");
-    boolean structure =
-        mode == LayerGroupTodayPlanner.Mode.DP && config.booleanValue(STRUCTURE_DETECT);
+    Pieces pieces;
+    try {
+      pieces = Pieces.parse(config.string(PIECES), knownPieces());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "planner '" + id() + "': parameter 'pieces': " + e.getMessage(), e);
+    }
     return new LayerGroupTodayPlanner(
-        mode, GroupingOutcomes.lmemPlanner(id), id, new RooflineCostModel(), structure);
+        mode, GroupingOutcomes.lmemPlanner(id), id, new RooflineCostModel(), pieces);
   }
 }

@@ -6,6 +6,7 @@ import io.github.memplan.core.cost.GroupCost;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
 import io.github.memplan.core.group.GroupType;
+import io.github.memplan.core.group.Pieces;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
@@ -52,6 +53,9 @@ import java.util.Optional;
  * <p>The group's type ({@link GroupType}, from today's rules) gives the layout, the max secs (C
  * above 1 only in GROUP_MM and GROUP_SMALL_C groups) and the initial secs.
  *
+ * <p>With the piece {@code update-data-split} off ({@link Pieces}), the quick search starts from
+ * the initial secs, as it does when {@code update_data_split} fails.
+ *
  * <p>Departures: GROUP_3D is not modelled, so D does not exist; {@code group_by_cores} is not
  * applied; strategies 1 and 2 ("search better") are not implemented.
  */
@@ -63,19 +67,40 @@ final class ShapeSecsSearch {
   private final String lmemId;
   private final CostModel costModel;
   private final TimestepMethod method;
+  private final boolean updateDataSplit;
 
   /** A valid group with its cost. */
   record Found(Group group, GroupCost cost) {}
 
+  /** The search as today's TPU-MLIR runs it, {@code update_data_split} included. */
   ShapeSecsSearch(
       Planner<LmemInstance, LmemSolution> lmem,
       String lmemId,
       CostModel costModel,
       TimestepMethod method) {
+    this(lmem, lmemId, costModel, method, true);
+  }
+
+  /**
+   * @param updateDataSplit whether the quick search starts from {@code update_data_split}'s secs
+   *     ({@link Pieces.Piece#UPDATE_DATA_SPLIT}); else from {@code init_group_data_secs}
+   */
+  ShapeSecsSearch(
+      Planner<LmemInstance, LmemSolution> lmem,
+      String lmemId,
+      CostModel costModel,
+      TimestepMethod method,
+      boolean updateDataSplit) {
     this.lmem = lmem;
     this.lmemId = lmemId;
     this.costModel = costModel;
     this.method = method;
+    this.updateDataSplit = updateDataSplit;
+  }
+
+  /** The timestep method the candidates are built with. */
+  TimestepMethod method() {
+    return method;
   }
 
   /**
@@ -107,10 +132,13 @@ final class ShapeSecsSearch {
       return Optional.empty();
     }
     // assignLmemAddrWithSecs: update_data_split on that table, the initial secs when it fails
+    // (or when the piece is off)
     ShapeSecs secs =
-        ShapeSecsBounds.updateDataSplit(
-                graph, ops, chip, ((GroupCandidate.Built) initial).timesteps(), rules, max)
-            .orElse(init.get());
+        updateDataSplit
+            ? ShapeSecsBounds.updateDataSplit(
+                    graph, ops, chip, ((GroupCandidate.Built) initial).timesteps(), rules, max)
+                .orElse(init.get())
+            : init.get();
     int dhw = secs.hsecs() * secs.wsecs();
     for (int t = 0; t < MAX_TRY_NUM && ShapeSecsBounds.within(secs, max); t++) {
       if (ctx.budget().exhausted()) {

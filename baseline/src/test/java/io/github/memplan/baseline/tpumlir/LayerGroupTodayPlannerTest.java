@@ -1,6 +1,8 @@
 package io.github.memplan.baseline.tpumlir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
@@ -11,6 +13,7 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.Pieces;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
@@ -22,9 +25,11 @@ import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,11 +43,18 @@ class LayerGroupTodayPlannerTest {
   private static final Chip BM1684X = Chips.get("bm1684x");
 
   private static Outcome<Grouping> plan(String id, Graph g) {
+    return plan(id, g, "all");
+  }
+
+  /** {@code id} with the pieces {@code pieces} on {@code g}; checked by the validator. */
+  private static Outcome<Grouping> plan(String id, Graph g, String pieces) {
     var provider = Planners.<GroupProblem, Grouping>get(id, GroupProblem.class);
     GroupProblem p =
         GroupProblem.of(g, BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
     Outcome<Grouping> o =
-        provider.create(Map.of("lmem", "test-lmem-stack")).solve(p, SolveContext.unlimited());
+        provider
+            .create(Map.of("lmem", "test-lmem-stack", "pieces", pieces))
+            .solve(p, SolveContext.unlimited());
     assertThat(o.status()).isEqualTo(Status.FEASIBLE);
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
     return o;
@@ -279,7 +291,7 @@ class LayerGroupTodayPlannerTest {
                 new StackLmemPlanner(),
                 "test-lmem-stack",
                 PAIRS,
-                structureDetect)
+                structureDetect ? Pieces.ALL : pieces("all,-structure-detect"))
             .solve(p, SolveContext.unlimited());
     assertThat(o.status()).isEqualTo(Status.FEASIBLE);
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
@@ -354,15 +366,86 @@ class LayerGroupTodayPlannerTest {
     assertThat(o.stats()).containsEntry("evaluations", 105.0);
   }
 
+  private static Pieces pieces(String spec) {
+    return Pieces.parse(spec, EnumSet.allOf(Pieces.Piece.class));
+  }
+
   @Test
-  void structureDetectIsAParameterOfTheDpOnly() {
+  void piecesIsAParameterOfBothAndStructureDetectionAPieceOfTheDpOnly() {
     var dp = Planners.<GroupProblem, Grouping>get("tpumlir-dp", GroupProblem.class);
-    assertThat(dp.parameters())
-        .extracting(io.github.memplan.core.solve.Parameter::name)
-        .containsExactly("lmem", "structure-detect");
     var greedy = Planners.<GroupProblem, Grouping>get("tpumlir-greedy", GroupProblem.class);
-    assertThat(greedy.parameters())
-        .extracting(io.github.memplan.core.solve.Parameter::name)
-        .containsExactly("lmem");
+    for (var provider : List.of(dp, greedy)) {
+      assertThat(provider.parameters())
+          .extracting(io.github.memplan.core.solve.Parameter::name, Parameter::defaultValue)
+          .containsExactly(tuple("lmem", "lmem-tpumlir"), tuple("pieces", "all"));
+    }
+    assertThat(dp.parameters().get(1).description()).contains("structure-detect");
+    assertThat(greedy.parameters().get(1).description()).doesNotContain("structure-detect");
+    // the greedy has no structure detection to switch off
+    assertThatThrownBy(() -> greedy.create(Map.of("pieces", "all,-structure-detect")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "planner 'tpumlir-greedy': parameter 'pieces': unknown piece 'structure-detect'");
+    assertThatThrownBy(() -> dp.create(Map.of("pieces", "none,hold,rebalance,fuse")))
+        .hasMessageStartingWith("planner 'tpumlir-dp': parameter 'pieces': unknown piece 'fuse'");
+  }
+
+  @Test
+  void withoutUpdateDataSplitTheQuickSearchStartsFromTheInitialSecs() {
+    // convRelu (updateDataSplitStartsTheQuickSearchFromThePeakLiveLmem): from init_group_data_secs'
+    // h3 the quick search fails on LMEM, then assign_dhwsecs(4) gives h2w2, which fits: two tries
+    // to the same secs where update_data_split took one
+    var provider = Planners.<GroupProblem, Grouping>get("tpumlir-greedy", GroupProblem.class);
+    GroupProblem p =
+        GroupProblem.of(
+            convRelu(), BM1684X, new GroupOptions(false, GroupOptions.Objective.CYCLES));
+    Outcome<Grouping> o =
+        provider
+            .create(Map.of("lmem", "test-lmem-stack", "pieces", "all,-update-data-split"))
+            .solve(p, SolveContext.unlimited());
+    assertThat(o.solution().groups().get(0).secs()).isEqualTo(new ShapeSecs(1, 1, 2, 2));
+    assertThat(o.stats()).containsEntry("tries", 2.0);
+    assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
+  }
+
+  /**
+   * conv 1x1 (1,64,8,8) → global pool → flatten (1,64) → relu: the Flatten keeps dims 0 and 1, so
+   * with the Reshape local rule the whole chain is one base group; every range fits the stack.
+   */
+  private static Graph headWithRelu() {
+    return GroupFixtures.flattenHead(true);
+  }
+
+  @Test
+  void everyPieceOffGivesGroupingsTheValidatorAcceptsUnderTheRulesTheyName() {
+    // with the Reshape local rule the greedy takes the whole head ([0..3]); without it the
+    // Flatten is global and cuts the base group into conv-pool and the relu alone
+    Outcome<Grouping> all = plan("tpumlir-greedy", headWithRelu(), "all");
+    assertThat(all.solution().groups())
+        .extracting(Group::first, Group::last)
+        .containsExactly(tuple(0, 3));
+    Outcome<Grouping> noReshape = plan("tpumlir-greedy", headWithRelu(), "all,-reshape-local");
+    assertThat(noReshape.solution().groups())
+        .extracting(Group::first, Group::last)
+        .containsExactly(tuple(0, 1));
+    assertThat(noReshape.solution().globalOps()).containsExactly(2, 3);
+    // each piece off alone, and all off, on both planners and two graphs: valid, named rules
+    List<String> specs = new java.util.ArrayList<>(List.of("none"));
+    for (Pieces.Piece piece : Pieces.Piece.values()) {
+      specs.add("all,-" + piece.id());
+    }
+    for (String id : List.of("tpumlir-greedy", "tpumlir-dp")) {
+      for (String spec : specs) {
+        if (id.equals("tpumlir-greedy") && spec.contains("structure-detect")) {
+          continue;
+        }
+        Pieces pieces = pieces(spec);
+        for (Graph g : List.of(headWithRelu(), convRelu())) {
+          Grouping grouping = plan(id, g, spec).solution();
+          assertThat(grouping.rules()).isEqualTo(pieces.rules(SliceRules.TODAY.withH2Rule(false)));
+          assertThat(grouping.timestepMethod()).isEqualTo(pieces.timesteps().id());
+        }
+      }
+    }
   }
 }

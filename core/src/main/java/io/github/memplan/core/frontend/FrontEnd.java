@@ -3,11 +3,9 @@ package io.github.memplan.core.frontend;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
-import java.util.ArrayList;
+import io.github.memplan.core.solve.SwitchSet;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -72,26 +70,10 @@ public final class FrontEnd {
     public String id() {
       return id;
     }
-
-    /** The pass named {@code id}; an unknown name fails with the list of names. */
-    public static Pass parse(String id) {
-      for (Pass p : values()) {
-        if (p.id.equals(id.trim().toLowerCase(Locale.ROOT))) {
-          return p;
-        }
-      }
-      throw new IllegalArgumentException(
-          "unknown front-end pass '" + id + "' (known: " + String.join(", ", ids()) + ")");
-    }
-
-    static List<String> ids() {
-      List<String> out = new ArrayList<>();
-      for (Pass p : values()) {
-        out.add(p.id);
-      }
-      return out;
-    }
   }
+
+  /** What a pass is called in messages. */
+  private static final String WHAT = "front-end pass";
 
   /** Which passes run. */
   public record Options(Set<Pass> passes) {
@@ -112,24 +94,7 @@ public final class FrontEnd {
      * bn-to-conv,fuse-relu}: only those), or {@code all} minus some ({@code all,-fuse-relu}).
      */
     public static Options parse(String spec) {
-      EnumSet<Pass> set = EnumSet.noneOf(Pass.class);
-      String s = spec.trim().toLowerCase(Locale.ROOT);
-      if (s.isEmpty()) {
-        throw new IllegalArgumentException("empty front-end pass list (use 'none' for no pass)");
-      }
-      for (String part : s.split(",")) {
-        String p = part.trim();
-        if (p.equals("all")) {
-          set.addAll(EnumSet.allOf(Pass.class));
-        } else if (p.equals("none")) {
-          set.clear();
-        } else if (p.startsWith("-")) {
-          set.remove(Pass.parse(p.substring(1)));
-        } else {
-          set.add(Pass.parse(p));
-        }
-      }
-      return new Options(set);
+      return new Options(SwitchSet.parse(spec, EnumSet.allOf(Pass.class), Pass::id, WHAT));
     }
 
     public boolean isAll() {
@@ -139,17 +104,7 @@ public final class FrontEnd {
     /** {@code all}, {@code none}, or the pass names in order, comma-separated. */
     @Override
     public String toString() {
-      if (isAll()) {
-        return "all";
-      }
-      if (passes.isEmpty()) {
-        return "none";
-      }
-      List<String> ids = new ArrayList<>();
-      for (Pass p : passes) {
-        ids.add(p.id());
-      }
-      return String.join(",", ids);
+      return SwitchSet.format(passes, EnumSet.allOf(Pass.class), Pass::id);
     }
   }
 

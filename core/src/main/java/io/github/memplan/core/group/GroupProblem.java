@@ -31,10 +31,18 @@ public record GroupProblem(Graph graph, List<Op> order, Chip chip, GroupOptions 
    * the order, ascending. Every group of a grouping lies inside one of them.
    */
   public List<int[]> baseGroups() {
+    return baseGroups(SliceRules.TODAY);
+  }
+
+  /**
+   * The base groups under {@code rules} ({@link OpSemantics#groupable(Graph, Op, Chip,
+   * SliceRules)}): without the Reshape local rule, Reshapes and Flattens cut them too.
+   */
+  public List<int[]> baseGroups(SliceRules rules) {
     List<int[]> out = new java.util.ArrayList<>();
     int start = -1;
     for (int i = 0; i <= order.size(); i++) {
-      boolean ok = i < order.size() && OpSemantics.groupable(graph, order.get(i), chip);
+      boolean ok = i < order.size() && OpSemantics.groupable(graph, order.get(i), chip, rules);
       if (ok && start < 0) {
         start = i;
       } else if (!ok && start >= 0) {

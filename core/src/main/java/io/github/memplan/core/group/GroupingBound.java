@@ -160,6 +160,16 @@ import java.util.Set;
  * most 1). GROUP_NORMAL's C rule would not do for (b): a non-splitting op's contribution of a
  * partial coverage is its whole input, which a GROUP_MM group need not load.
  *
+ * <p><b>Pieces switched off</b> ({@link Pieces}). A grouping of {@code tpumlir-greedy} or {@code
+ * tpumlir-dp} with pieces off is validated under the rules and the table variant it names, and the
+ * bound computed here (with every piece) holds for it too: without the Reshape local rule fewer ops
+ * are groupable, so its groups lie inside the base groups used here; without group types every
+ * group is GROUP_NORMAL with one C sec, case (a); without the hull two users must need identical
+ * slices, a special case of the hull; without the pipeline every transfer is in stage 1, and the
+ * group still costs {@code Σ_(step, row) max(TIU, GDMA)}; without rebalancing transfers keep their
+ * rows, which section 2 never uses; without holds weights are moved in every iteration, at least
+ * once; in-place pairs and the search pieces change no cost term.
+ *
  * <p>Note that a Conv's backward takes {@code (len - 1)·s + max(kernel, s)} rows, so even a 1x1
  * stride-2 conv needs every input row; Slice with a step and pools with a kernel below their stride
  * are where coverage is partial.

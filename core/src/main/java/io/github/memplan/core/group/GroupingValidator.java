@@ -15,15 +15,18 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code order}: the grouping's op order is the problem's;
  *   <li>{@code range}: groups are sorted, disjoint, inside the order, of two ops or more;
- *   <li>{@code groupable}: every op of a group can join a group on the chip ({@link
- *       OpSemantics#whyGlobal});
+ *   <li>{@code groupable}: every op of a group can join a group on the chip under the grouping's
+ *       rules ({@link OpSemantics#whyGlobal(io.github.memplan.core.ir.Graph, Op,
+ *       io.github.memplan.core.chip.Chip, SliceRules)}: without the Reshape local rule a Reshape
+ *       stays global);
  *   <li>{@code slicing}: the grouping's rules honour the problem's h/2 option ({@link
  *       GroupOptions#admits}: forced on or off, or by default as the rules' era has it); backward
- *       slicing under the group's secs and the grouping's rules succeeds and gives the recorded
- *       slices;
- *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} rebuilds the table, the group's
- *       recorded transfer moves are legal and applied ({@link TimestepMoves}), and the result is
- *       the recorded table and LMEM instance exactly;
+ *       slicing under the group's secs and the grouping's rules (with their group types and
+ *       margins, which {@link Pieces} may switch) succeeds and gives the recorded slices;
+ *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} (a variant with {@link Pieces}
+ *       switched off when its id names one) rebuilds the table, the group's recorded transfer moves
+ *       are legal and applied ({@link TimestepMoves}), and the result is the recorded table and
+ *       LMEM instance exactly;
  *   <li>{@code lmem}: the LMEM addresses pass {@link LmemValidator}.
  * </ul>
  *
@@ -73,7 +76,7 @@ public final class GroupingValidator implements Validator<GroupProblem, Grouping
       List<Op> ops = g.ops(p.graph(), grp);
       boolean capable = true;
       for (Op op : ops) {
-        Optional<String> why = OpSemantics.whyGlobal(p.graph(), op, p.chip());
+        Optional<String> why = OpSemantics.whyGlobal(p.graph(), op, p.chip(), g.rules());
         if (why.isPresent()) {
           out.add(
               new Violation(

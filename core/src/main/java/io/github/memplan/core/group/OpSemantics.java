@@ -340,6 +340,22 @@ public final class OpSemantics {
     return whyGlobal(graph, op, chip).isEmpty();
   }
 
+  /**
+   * {@link #whyGlobal(Graph, Op, Chip)} under {@code rules}: a Reshape or Flatten stays global when
+   * the rules leave out the Reshape local rule ({@link SliceRules#reshapeLocal()}).
+   */
+  public static Optional<String> whyGlobal(Graph graph, Op op, Chip chip, SliceRules rules) {
+    if (!rules.reshapeLocal() && (op.kind() == OpKind.RESHAPE || op.kind() == OpKind.FLATTEN)) {
+      return Optional.of("Reshape is global without the Reshape local rule (piece reshape-local)");
+    }
+    return whyGlobal(graph, op, chip);
+  }
+
+  /** Whether {@code op} can join a group on {@code chip} under {@code rules}. */
+  public static boolean groupable(Graph graph, Op op, Chip chip, SliceRules rules) {
+    return whyGlobal(graph, op, chip, rules).isEmpty();
+  }
+
   /** {@code AllowDataSplit(axis)} of §2.3 in a GROUP_NORMAL group, for the axes modelled here. */
   public static boolean allowSplit(Graph graph, Op op, Axis axis) {
     return allowSplit(graph, op, axis, GroupType.NORMAL);

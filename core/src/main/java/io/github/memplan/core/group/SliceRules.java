@@ -1,32 +1,50 @@
 package io.github.memplan.core.group;
 
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import java.util.List;
+import java.util.Objects;
+
 /**
- * The slicing conventions of one LayerGroup version ({@code reference/tpu-mlir.md} §2.6, §2.7,
- * §2.13).
+ * The rules of one LayerGroup version that decide which groups are valid and how they are sliced
+ * ({@code reference/tpu-mlir.md} §2.3, §2.6, §2.7, §2.13): the slicing conventions, and which of
+ * today's pieces that change validity are in use ({@link Pieces}: group types, the hull of H/W
+ * margins, the Reshape local rule). A {@link Grouping} names its rules, and {@link
+ * GroupingValidator} checks every group under them.
  *
  * @param split how the group outputs are cut into slices
  * @param margins what happens when two in-group users of a tensor need different input slices
  * @param h2Rule the doc's "duplicated rows above h/2" rule: fail when Σ input h-slices > 1.5·H
- * @param groupTypes whether groups get a {@link GroupType} ({@code set_group_type}): GROUP_MM and
- *     GROUP_SMALL_C split C and SMALL_C has its own layout; without, every group is GROUP_NORMAL
+ * @param groupTypes how groups are typed ({@code set_group_type}, {@code group_type_check})
+ * @param reshapeLocal whether Reshape and Flatten may join a group ({@code
+ *     ReshapeOp::LocalGenSupport}, {@link OpSemantics#whyGlobal}); without, they stay global
  */
-public record SliceRules(Split split, Margins margins, boolean h2Rule, boolean groupTypes) {
+public record SliceRules(
+    Split split, Margins margins, boolean h2Rule, GroupTypes groupTypes, boolean reshapeLocal) {
 
   /** v0 (2022-08, §2.13): ceil chunks, identical slices, h/2 rule on, no group types. */
-  public static final SliceRules V0 = new SliceRules(Split.CEIL, Margins.IDENTICAL, true, false);
+  public static final SliceRules V0 =
+      new SliceRules(Split.CEIL, Margins.IDENTICAL, true, GroupTypes.NONE, true);
 
   /**
    * Today's code (§2.6-2.7): even split, hull with H/W margins on BM168x, h/2 rule off, group
    * types.
    */
-  public static final SliceRules TODAY = new SliceRules(Split.EVEN, Margins.HULL, false, true);
+  public static final SliceRules TODAY =
+      new SliceRules(Split.EVEN, Margins.HULL, false, GroupTypes.SET_GROUP_TYPE, true);
 
-  /** The type of the group {@code ops} under these rules: NORMAL without group types. */
-  public GroupType groupType(
-      io.github.memplan.core.ir.Graph graph,
-      java.util.List<io.github.memplan.core.ir.Op> ops,
-      io.github.memplan.core.chip.Chip chip) {
-    return groupTypes ? GroupType.of(graph, ops, chip) : GroupType.NORMAL;
+  public SliceRules {
+    Objects.requireNonNull(split, "split");
+    Objects.requireNonNull(margins, "margins");
+    Objects.requireNonNull(groupTypes, "groupTypes");
+  }
+
+  /** The type of the group {@code ops} under these rules: NORMAL unless groups are typed. */
+  public GroupType groupType(Graph graph, List<Op> ops, Chip chip) {
+    return groupTypes == GroupTypes.SET_GROUP_TYPE
+        ? GroupType.of(graph, ops, chip)
+        : GroupType.NORMAL;
   }
 
   /** Output split ({@code get_out_slice_info}). */
@@ -48,8 +66,29 @@ public record SliceRules(Split split, Margins margins, boolean h2Rule, boolean g
     HULL
   }
 
+  /** How groups are typed ({@link GroupType}). */
+  public enum GroupTypes {
+    /**
+     * v0: no group types; every group is laid out and split as GROUP_NORMAL and {@code
+     * group_type_check} is not made.
+     */
+    NONE,
+    /**
+     * Today's code with {@code set_group_type} switched off ({@link Pieces.Piece#GROUP_TYPES}):
+     * every group is GROUP_NORMAL (C never split), and {@code group_type_check} still refuses a
+     * group holding a MatMul that is local only in GROUP_SMALL_C.
+     */
+    NORMAL,
+    /**
+     * Today's: {@code set_group_type} gives each group GROUP_NORMAL, GROUP_MM or GROUP_SMALL_C
+     * (GROUP_MM and GROUP_SMALL_C split C and SMALL_C has its own layout), then {@code
+     * group_type_check}.
+     */
+    SET_GROUP_TYPE
+  }
+
   public SliceRules withH2Rule(boolean on) {
-    return new SliceRules(split, margins, on, groupTypes);
+    return new SliceRules(split, margins, on, groupTypes, reshapeLocal);
   }
 
   /**

@@ -29,9 +29,9 @@ import java.util.Set;
  *
  * <p>Group types ({@link SliceRules#groupTypes()}, today's rules): the group's {@link GroupType}
  * decides the layout every tensor is sliced in ({@link GroupType#view}), which axes each op splits
- * and its backward rules; {@code group_type_check} ({@link GroupType#check}) refuses a group first.
- * C is cut as {@code get_out_slice_info} cuts it ({@link #channelSlices}), in units of NPU_NUM
- * channels.
+ * and its backward rules; {@code group_type_check} ({@link GroupType#check}) refuses a group first,
+ * also when {@code set_group_type} is switched off and every group is GROUP_NORMAL. C is cut as
+ * {@code get_out_slice_info} cuts it ({@link #channelSlices}), in units of NPU_NUM channels.
  *
  * <p>Departures: every group output must give the same slice count per axis (TPU-MLIR takes them
  * from the last op's output); a slice that comes out empty fails.
@@ -44,7 +44,7 @@ public final class Slicing {
       Graph graph, List<Op> ops, Chip chip, ShapeSecs secs, SliceRules rules) {
     GroupIo io = GroupIo.of(graph, ops);
     GroupType type = rules.groupType(graph, ops, chip);
-    if (rules.groupTypes()) {
+    if (rules.groupTypes() != SliceRules.GroupTypes.NONE) {
       Optional<String> why = GroupType.check(graph, ops, type);
       if (why.isPresent()) {
         return new SliceResult.Failed(why.get(), false);

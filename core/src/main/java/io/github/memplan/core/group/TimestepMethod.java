@@ -33,12 +33,24 @@ public interface TimestepMethod {
       ShapeSecs secs,
       Map<String, SliceInfo> slices);
 
-  /** The registered method {@code id}; fails naming the known ids. */
+  /**
+   * The variant of this method named {@code id}, with some of its pieces switched off ({@link
+   * Pieces}; {@link TodayTimesteps#variant}), or empty: by default a method has no variants.
+   */
+  default java.util.Optional<TimestepMethod> variant(String id) {
+    return java.util.Optional.empty();
+  }
+
+  /** The registered method {@code id}, or a registered method's variant; fails naming the ids. */
   static TimestepMethod get(String id) {
     List<TimestepMethod> all = all();
     for (TimestepMethod m : all) {
       if (m.id().equals(id)) {
         return m;
+      }
+      java.util.Optional<TimestepMethod> v = m.variant(id);
+      if (v.isPresent()) {
+        return v.get();
       }
     }
     throw new IllegalArgumentException(
@@ -46,7 +58,7 @@ public interface TimestepMethod {
             + id
             + "' (known: "
             + String.join(", ", all.stream().map(TimestepMethod::id).toList())
-            + ")");
+            + ", and today's variants today-no-PIECE...)");
   }
 
   /** Every registered method, sorted by id. */

@@ -8,10 +8,13 @@ import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.Timestep;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,16 +52,74 @@ import java.util.Set;
  * may take the address of its operand 0 when that operand has one user and its life ends where the
  * output's begins; not on CV18xx.
  *
+ * <p><b>Pieces</b> ({@link Pieces}): (b), (c), (d) and (f) can each be switched off to measure what
+ * they change; the variant's id names them ({@code today-no-pipeline}, ..., {@link #id()}), so a
+ * {@link Grouping} built with it is re-derived with it. Without (b) the nearest assignment's rows
+ * stay as they are (loads in the row before their op, stores in the row after it, every transfer in
+ * stage 1, nothing wraps); without (c) nothing is rebalanced; without (d) nothing is held; without
+ * (f) the table declares no in-place pair.
+ *
  * <p>Departures: (c)'s own departures are listed in {@link MemoryAwareRebalance}; weights that
  * TPU-MLIR splits ({@code allow_split}: weight operands of Add, Mul, Concat, …) are loaded whole
  * and held like every other weight. Sizes are those of {@link V0Timesteps} (largest slice per axis,
  * EU-aligned; weights whole).
  */
 public final class TodayTimesteps implements TimestepMethod {
+  /** The timestep pieces in use ({@link Pieces#TIMESTEP_PIECES}). */
+  private final Set<Pieces.Piece> on;
 
+  /** Today's method with every piece ({@code today}); the registered one. */
+  public TodayTimesteps() {
+    this(Pieces.ALL);
+  }
+
+  /**
+   * Today's method with the timestep pieces of {@code pieces} ({@link Pieces#TIMESTEP_PIECES}); the
+   * others do not matter here.
+   */
+  public TodayTimesteps(Pieces pieces) {
+    EnumSet<Pieces.Piece> set = EnumSet.noneOf(Pieces.Piece.class);
+    for (Pieces.Piece p : Pieces.TIMESTEP_PIECES) {
+      if (pieces.has(p)) {
+        set.add(p);
+      }
+    }
+    this.on = Collections.unmodifiableSet(set);
+  }
+
+  /**
+   * {@code today} with every timestep piece; else {@code today-no-PIECE...} naming each piece
+   * switched off, in the order of {@link Pieces.Piece} (e.g. {@code
+   * today-no-rebalance-no-in-place}).
+   */
   @Override
   public String id() {
-    return "today";
+    StringBuilder sb = new StringBuilder("today");
+    for (Pieces.Piece p : Pieces.TIMESTEP_PIECES) {
+      if (!on.contains(p)) {
+        sb.append("-no-").append(p.id());
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The variant of today's method with the id {@code id}, if any ({@link #id()}). */
+  @Override
+  public Optional<TimestepMethod> variant(String id) {
+    List<Pieces.Piece> pieces = List.copyOf(Pieces.TIMESTEP_PIECES);
+    for (int mask = 0; mask < 1 << pieces.size(); mask++) {
+      EnumSet<Pieces.Piece> set = EnumSet.noneOf(Pieces.Piece.class);
+      for (int i = 0; i < pieces.size(); i++) {
+        if ((mask >> i & 1) == 1) {
+          set.add(pieces.get(i));
+        }
+      }
+      TodayTimesteps t = new TodayTimesteps(new Pieces(set));
+      if (t.id().equals(id)) {
+        return Optional.of(t);
+      }
+    }
+    return Optional.empty();
   }
 
   /** One transfer before row compaction. */
@@ -133,11 +194,14 @@ public final class TodayTimesteps implements TimestepMethod {
       }
       results.add(res);
     }
-    // (b) stages, then the two moves
+    // (b) stages, then the two moves (without the pipeline: every transfer in stage 1, in place)
     int[] stage = new int[proto.size()];
     java.util.Arrays.fill(stage, 1);
-    gdma.get(0).forEach(m -> stage[m.buffer()] = 0);
-    gdma.get(k + 1).forEach(m -> stage[m.buffer()] = 2);
+    boolean pipeline = on.contains(Pieces.Piece.PIPELINE);
+    if (pipeline) {
+      gdma.get(0).forEach(m -> stage[m.buffer()] = 0);
+      gdma.get(k + 1).forEach(m -> stage[m.buffer()] = 2);
+    }
     List<List<Integer>> tiuOf = new ArrayList<>(); // per row: buffers the TIU op touches
     for (int r = 0; r < k + 2; r++) {
       List<Integer> touched = new ArrayList<>();
@@ -147,8 +211,10 @@ public final class TodayTimesteps implements TimestepMethod {
       }
       tiuOf.add(touched);
     }
-    moveAll(gdma, k + 1, 1, m -> !tiuOf.get(1).contains(m.buffer()));
-    moveAll(gdma, 0, k, m -> !operands.get(k - 1).contains(m.buffer()));
+    if (pipeline) {
+      moveAll(gdma, k + 1, 1, m -> !tiuOf.get(1).contains(m.buffer()));
+      moveAll(gdma, 0, k, m -> !operands.get(k - 1).contains(m.buffer()));
+    }
     // compaction: keep rows with TIU work or transfers
     List<Timestep> table = new ArrayList<>();
     for (int r = 0; r < k + 2; r++) {
@@ -172,7 +238,7 @@ public final class TodayTimesteps implements TimestepMethod {
       stages.add(s);
     }
     // (c) memory-aware rebalancing of the pipelined table (groups of more than one op)
-    if (k > 1) {
+    if (k > 1 && on.contains(Pieces.Piece.REBALANCE)) {
       GroupTimesteps pipelined =
           new GroupTimesteps(
               LmemInstance.of(name, chip, BufferLifetimes.of(proto, table), table, List.of()),
@@ -194,7 +260,8 @@ public final class TodayTimesteps implements TimestepMethod {
     for (LmemBuffer b : proto) {
       heldBytes += b.kind() == LmemBuffer.Kind.WEIGHT ? b.bytes() : 0;
     }
-    boolean allowHold = sliced && heldBytes < chip.lmemBytesPerLane();
+    boolean allowHold =
+        on.contains(Pieces.Piece.HOLD) && sliced && heldBytes < chip.lmemBytesPerLane();
     List<LmemBuffer> held = new ArrayList<>();
     for (LmemBuffer p : proto) {
       boolean h = allowHold && p.kind() == LmemBuffer.Kind.WEIGHT;
@@ -202,11 +269,11 @@ public final class TodayTimesteps implements TimestepMethod {
     }
     List<LmemBuffer> buffers = BufferLifetimes.of(held, table);
     // (f) in-place pairs (LmemAllocator's insert_inplace_local_mem)
-    return new GroupTimesteps(
-        LmemInstance.of(
-            name, chip, buffers, table, InPlaceOps.pairs(graph, ops, chip, index, buffers, table)),
-        tensors,
-        stages);
+    List<io.github.memplan.core.lmem.InPlace> pairs =
+        on.contains(Pieces.Piece.IN_PLACE)
+            ? InPlaceOps.pairs(graph, ops, chip, index, buffers, table)
+            : List.of();
+    return new GroupTimesteps(LmemInstance.of(name, chip, buffers, table, pairs), tensors, stages);
   }
 
   private static LmemBuffer.Kind weight() {

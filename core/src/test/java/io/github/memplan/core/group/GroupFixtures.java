@@ -86,16 +86,8 @@ public final class GroupFixtures {
    * conv also a graph output, so its store is a stage-1 transfer that add1 reads).
    */
   public static Graph prefetch(boolean storeConv) {
-    Graph.Builder b = Graph.builder(storeConv ? "moves4" : "prefetch3");
-    b.input("x", DType.F32, 1, 64, 16, 16);
+    Graph.Builder b = conv1x1(Graph.builder(storeConv ? "moves4" : "prefetch3"), 16);
     b.input("y", DType.F32, 1, 64, 16, 16);
-    b.weight("w", DType.F32, 64, 64, 1, 1);
-    b.op(
-        "conv",
-        io.github.memplan.core.ir.OpKind.CONV,
-        Attributes.builder().put("kernel_shape", 1, 1).build(),
-        "x",
-        "w");
     b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "conv");
     if (storeConv) {
       b.op("add1", io.github.memplan.core.ir.OpKind.ADD, Attributes.empty(), "relu", "conv");
@@ -106,6 +98,44 @@ public final class GroupFixtures {
       b.op("add", io.github.memplan.core.ir.OpKind.ADD, Attributes.empty(), "relu", "y");
       b.output("add");
     }
+    return b.build();
+  }
+
+  /** Adds x[1,64,hw,hw] f32, w[64,64,1,1] f32 and {@code conv = Conv 1x1 (x, w)} to {@code b}. */
+  private static Graph.Builder conv1x1(Graph.Builder b, long hw) {
+    b.input("x", DType.F32, 1, 64, hw, hw);
+    b.weight("w", DType.F32, 64, 64, 1, 1);
+    b.op(
+        "conv",
+        io.github.memplan.core.ir.OpKind.CONV,
+        Attributes.builder().put("kernel_shape", 1, 1).build(),
+        "x",
+        "w");
+    return b;
+  }
+
+  /** x[1,64,16,16] f32 → conv 1x1 (w[64,64,1,1]) → relu → sigmoid (the graph output). */
+  public static Graph convReluSigmoid() {
+    Graph.Builder b = conv1x1(Graph.builder("chain3"), 16);
+    b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "conv");
+    b.op("sig", io.github.memplan.core.ir.OpKind.SIGMOID, Attributes.empty(), "relu");
+    b.output("sig");
+    return b.build();
+  }
+
+  /**
+   * x[1,64,8,8] f32 → conv 1x1 (w[64,64,1,1]) → global average pool (1,64,1,1) → flatten (1,64),
+   * then with {@code relu} a Relu: a classifier head whose Flatten keeps dims 0 and 1. Named {@code
+   * conv}, {@code pool}, {@code flat}, {@code relu}.
+   */
+  public static Graph flattenHead(boolean relu) {
+    Graph.Builder b = conv1x1(Graph.builder("head"), 8);
+    b.op("pool", io.github.memplan.core.ir.OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "conv");
+    b.op("flat", io.github.memplan.core.ir.OpKind.FLATTEN, Attributes.empty(), "pool");
+    if (relu) {
+      b.op("relu", io.github.memplan.core.ir.OpKind.RELU, Attributes.empty(), "flat");
+    }
+    b.output(relu ? "relu" : "flat");
     return b.build();
   }
 }

@@ -116,14 +116,7 @@ class InPlaceOpsTest {
     // own but the flatten's store, which stays in R0, whose slack is positive). pool lives
     // [R1, R2], flat [R2, R0] (wrapping, ends at 0 < 1): a pair, as for any Reshape with a
     // single-use operand of as many bytes.
-    Graph.Builder b = Graph.builder("head");
-    b.input("x", DType.F32, 1, 64, 8, 8);
-    b.weight("w", DType.F32, 64, 64, 1, 1);
-    b.op("conv", OpKind.CONV, K1, "x", "w");
-    b.op("pool", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "conv");
-    b.op("flat", OpKind.FLATTEN, Attributes.empty(), "pool");
-    b.output("flat");
-    Graph g = b.build();
+    Graph g = GroupFixtures.flattenHead(false);
     assertThat(OpSemantics.groupable(g, g.op("flat"), Chips.get("bm1684x"))).isTrue();
     assertThat(OpSemantics.groupable(g, g.op("flat"), Chips.get("bm1684"))).isFalse();
     LmemInstance inst = today(g, Chips.get("bm1684x"));

@@ -3,10 +3,7 @@ package io.github.memplan.core.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.ir.Attributes;
-import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
-import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.Timestep;
@@ -17,14 +14,7 @@ import org.junit.jupiter.api.Test;
 class TodayTimestepsTest {
 
   private static Graph chain() {
-    Graph.Builder b = Graph.builder("chain3");
-    b.input("x", DType.F32, 1, 64, 16, 16);
-    b.weight("w", DType.F32, 64, 64, 1, 1);
-    b.op("conv", OpKind.CONV, Attributes.builder().put("kernel_shape", 1, 1).build(), "x", "w");
-    b.op("relu", OpKind.RELU, Attributes.empty(), "conv");
-    b.op("sig", OpKind.SIGMOID, Attributes.empty(), "relu");
-    b.output("sig");
-    return b.build();
+    return GroupFixtures.convReluSigmoid();
   }
 
   private static GroupTimesteps build(ShapeSecs secs) {

@@ -28,19 +28,19 @@ public final class Units {
     Matcher m = DURATION.matcher(s);
     Duration d;
     if (m.matches()) {
-      long n;
       try {
-        n = Long.parseLong(m.group(1));
-      } catch (NumberFormatException e) {
+        long n = Long.parseLong(m.group(1));
+        d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(n);
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              default -> Duration.ofHours(n);
+            };
+      } catch (NumberFormatException | ArithmeticException e) {
+        // more digits than a long, or more minutes or hours than a Duration's seconds hold
         throw new TypeConversionException(InputText.quote(text) + " is too long a duration");
       }
-      d =
-          switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-          };
     } else {
       try {
         d = Duration.parse(s.toUpperCase(Locale.ROOT));

@@ -3,8 +3,12 @@ package io.github.memplan.experiments.cli;
 import static io.github.memplan.core.io.InputFuzzing.parsedOrRejected;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.github.memplan.core.group.GroupProblem;
+import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.PlannerConfig;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
 import io.github.memplan.datasets.onnx.OnnxImporter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,10 +21,11 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Fuzzes the command line's value parsers with one argument each, as picocli hands it over: sizes
  * ({@code --capacity}), durations ({@code --time-limit}), {@code --input} shapes, {@code
- * --input-value} values and {@code --param} pairs read back as a planner reads them
- * (scripts/fuzz.sh); the converters directly too. Picocli's own {@link ParameterException} is a
- * usage error that the CLI prints through {@link Main#oneLine}; it must name the option. The build
- * replays {@code CliArgumentsFuzzTestInputs/argument/} and every finding.
+ * --input-value} values, {@code --front-end} passes, {@code tpumlir-dp}'s {@code pieces} and {@code
+ * --param} pairs read back as a planner reads them (scripts/fuzz.sh); the converters directly too.
+ * Picocli's own {@link ParameterException} is a usage error that the CLI prints through {@link
+ * Main#oneLine}; it must name the option. The build replays {@code
+ * CliArgumentsFuzzTestInputs/argument/} and every finding.
  */
 class CliArgumentsFuzzTest {
   private static final List<Class<? extends Throwable>> USAGE = List.of(ParameterException.class);
@@ -46,6 +51,12 @@ class CliArgumentsFuzzTest {
         parsedOrRejected(() -> OnnxImporter.parseInputValues(spec), "input value", List.of());
       }
     }
+    parsedOrNull("--front-end", arg);
+    // a planner's set of switches, as tpumlir-dp reads its pieces
+    parsedOrRejected(
+        () -> TPUMLIR_DP.create(Map.of("pieces", arg)),
+        "planner 'tpumlir-dp': parameter 'pieces'",
+        List.of());
     if (parsedOrNull("--param", arg) instanceof GmemCommand gmem) {
       Map<String, String> given = gmem.opts.params();
       List<Parameter> declared =
@@ -68,6 +79,10 @@ class CliArgumentsFuzzTest {
     parsedOrRejected(() -> out[0] = parse("gmem", "--model", "m", option, arg), option, USAGE);
     return out[0];
   }
+
+  /** The planner whose {@code pieces} value is fuzzed. */
+  private static final PlannerProvider<GroupProblem, Grouping> TPUMLIR_DP =
+      Planners.get("tpumlir-dp", GroupProblem.class);
 
   /** Built once: picocli resets every option before each parse. */
   private static final CommandLine CLI = Main.newCommandLine();

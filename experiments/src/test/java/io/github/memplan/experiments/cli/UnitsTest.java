@@ -22,6 +22,14 @@ class UnitsTest {
           .as(bad)
           .isInstanceOf(TypeConversionException.class);
     }
+    // a long of hours (or minutes) overflows a Duration's seconds: one line, not an
+    // ArithmeticException (the fuzzer's 9199999999999999999h)
+    for (String tooLong : new String[] {"9199999999999999999h", "9223372036854775807m"}) {
+      assertThatThrownBy(() -> Units.parseDuration(tooLong))
+          .as(tooLong)
+          .isInstanceOf(TypeConversionException.class)
+          .hasMessage("'" + tooLong + "' is too long a duration");
+    }
   }
 
   @Test
