@@ -46,8 +46,9 @@ import java.util.Map;
  *       at ca0304abe6, {@code Pad.cpp} at fe451dfe7b, {@code Depth2Space.cpp} at 7fae13f11d; a
  *       Split becomes Slices, {@code lib/Dialect/Top/Canonicalize/Split.cpp} at c755a68c06, {@code
  *       SplitToSlice}).
- *   <li><b>Concat</b>: the mode's type; in INT8 F16 when an operand is a weight ({@code Concat.cpp}
- *       at 016639d101, {@code ConcatLowering::LoweringINT8} calls {@code LoweringF16}).
+ *   <li><b>Concat</b>: the mode's type; in INT8 F16 (BF16 on the BF16 chips) when an operand is a
+ *       weight ({@code Concat.cpp} at d50059d620, {@code ConcatLowering::LoweringINT8} calls {@code
+ *       LoweringF16}).
  *   <li><b>Gather</b>: in INT8 F16 (BF16 on the BF16 chips: {@code Gather.cpp} at d50059d620,
  *       {@code GatherLowering::LoweringINT8}), so an embedding lookup is F16; BF16 and F16 in those
  *       modes. A Gather at one constant index, or at a constant 1-D index list, is a Slice ({@code
@@ -153,7 +154,7 @@ final class Bm168xLowering {
           forwarded(graph, op, mode, lowered);
       case CONCAT ->
           q == Quantize.INT8 && in.stream().anyMatch(x -> Lowering.isStored(graph, x))
-              ? DType.F16
+              ? t.half()
               : mode;
       case GATHER -> isSlice(graph, op) || q != Quantize.INT8 ? mode : t.half();
       case CONV -> q == Quantize.INT8 && !Lowering.isStored(graph, in.get(1)) ? t.full() : mode;

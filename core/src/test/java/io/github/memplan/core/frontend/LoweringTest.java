@@ -490,13 +490,16 @@ class LoweringTest {
   @Test
   void onBm1684xInt8AConcatIsInt8WhateverItsInputsAndF16WithAWeightOperand() {
     // Concat.cpp, ConcatLowering::LoweringINT8: a weight operand calls LoweringF16 (ViT's class
-    // token, cloned to F16); otherwise an INT8 Concat, even of a LayerNorm's F16 result.
+    // token, cloned to F16; LoweringBF16 on MARS3 and SGTPUV8); otherwise an INT8 Concat, even of
+    // a LayerNorm's F16 result.
     Graph g = bm(concats(), "bm1684x", Lowering.Quantize.INT8);
     assertThat(g.tensor("withCls").dtype()).isEqualTo(DType.F16);
     assertThat(g.tensor("withCls").bytes()).isEqualTo(17 * 64 * 2);
     assertThat(g.tensor("cls").dtype()).isEqualTo(DType.F16);
     assertThat(g.tensor("ln").dtype()).isEqualTo(DType.F16);
     assertThat(g.tensor("both").dtype()).isEqualTo(DType.I8);
+    assertThat(dtype(concats(), "sgtpuv8", Lowering.Quantize.INT8, "withCls"))
+        .isEqualTo(DType.BF16);
   }
 
   /** x[1,8,4,4] -> Relu -> y, then {@code kind}(y) for each kind, each an output. */
