@@ -8,12 +8,10 @@ import io.github.memplan.core.ir.OpKind;
 import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.Tensor;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * TPU-MLIR's lowering from the Top to the Tpu dialect at one precision ({@code model_deploy
@@ -22,28 +20,27 @@ import java.util.Set;
  * runs after the front end ({@link FrontEnd}), as in TPU-MLIR, where the Top-level fusions run
  * before lowering ({@code FuseRelu} refuses INT8 storage, so it must see the F32 graph).
  *
- * <p>Each op is lowered to one dtype ({@link #opDType}); its floating-point results take it. The
- * per-op decisions, checked against TPU-MLIR's source:
+ * <p>Each op is lowered to one dtype ({@link #opDType}); its floating-point results take it.
+ * Integer tensors (indices, shapes, masks) keep their type; weights take their consumer's type (the
+ * widest when several read them), a bias of an INT8 Conv or MatMul INT32. The per-op decisions
+ * follow TPU-MLIR's own patterns for each chip family, each rule citing the file, function and
+ * commit it was read at:
  *
  * <ul>
- *   <li><b>INT8.</b> An attention block's sum of heads is requantised to INT8 ({@link
- *       AttentionRequant}). Conv, MatMul/Gemm (filter INT8, bias INT32: {@code
- *       lib/Conversion/TopToTpu/BM1684X/MatMul.cpp}, {@code MatMulLowering::LoweringINT8}, at
- *       016639d101), Add ({@code BM1684X/Add.cpp}, {@code AddLowering::LoweringINT8}: INT8 when
- *       symmetric, the default), GELU (a lookup table, {@code BM1684X/GELU.cpp} at 11594358ea) and
- *       every other op go to INT8, except: LayerNorm, lowered as F16 ({@code BM1684X/LayerNorm.cpp}
- *       at 016639d101, {@code LoweringINT8} calls {@code LoweringF16}); Softmax, INT8 only when its
- *       axis is 1 of a tensor of rank at most 4, else F16 ({@code BM1684X/Softmax.cpp} at
- *       d50059d620); a MatMul whose left operand is a weight, F16 (MatMul.cpp above).
- *   <li><b>BF16, F16.</b> Every op in that type, except: GELU stays F32 on BM1684X and BM1690
- *       (GELU.cpp above, {@code LoweringBF16}/{@code LoweringF16}); Softmax stays F32 when its axis
- *       is longer than {@code LMEM_BANK_BYTES / 2} (Softmax.cpp above, {@code axis_dim_too_large});
- *       LayerNorm in BF16 stays F32 on BM1688 ({@code isBM1686()}, LayerNorm.cpp above).
- *   <li><b>Data movement</b> (Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Slice, Split, Pad,
- *       Concat, Expand, Tile, Gather, Identity) takes the type of its data input, as their lowering
- *       copies the input's (quantised) type.
- *   <li>Integer tensors (indices, shapes, masks) keep their type; weights take their consumer's
- *       type (the widest when several read them), a bias of an INT8 Conv or MatMul INT32.
+ *   <li><b>BM168x</b> (bm1684x and every chip but CV18xx): {@link Bm168xLowering}, TPU-MLIR's
+ *       {@code lib/Conversion/TopToTpu/BM1684X/*.cpp}. In INT8 most ops are INT8, but LayerNorm, an
+ *       embedding Gather, a reduction, a Concat with a weight, a Clip that is no ReLU, a Resize
+ *       that is no Upsample, a Softmax off axis 1 and a MatMul with a weight on the left fall back
+ *       to F16, a Div by an activation and a Conv whose filter is an activation to F32. On bm1684x
+ *       in BF16 and F16 GELU, Sigmoid, SiLU, Tanh, Sqrt, Div and Reciprocal stay F32, in F16 the
+ *       average pools and HardSigmoid too; LSTM is F32 in every mode. Transpose, Slice, Pad and
+ *       Concat take the mode's type whatever their input's; Reshape, Flatten, Squeeze, Unsqueeze,
+ *       Tile and Expand take their input's ({@code ForwardTypePattern}).
+ *   <li><b>CV18xx</b> (BF16 and INT8 only, {@link Quantize#check}): {@link Cv18xxLowering},
+ *       TPU-MLIR's {@code lib/Conversion/TopToTpu/CV18xx/*.cpp}. In BF16 every op is BF16; in INT8
+ *       LayerNorm, Softmax, a MatMul whose right operand is not a weight, an Add, Sub, Mul or
+ *       Concat with a weight operand, a Div by an activation and an embedding Gather fall back to
+ *       BF16.
  * </ul>
  *
  * <p><b>Attention</b> ({@link OpKind#ATTENTION}, {@link AttentionFusion}): {@code
@@ -51,25 +48,18 @@ import java.util.Set;
  * LoweringF32} calls {@code lowering_multi_attention_float<Float16Type>}), to BF16 or F16 in those
  * modes (weights and biases cloned to that type), and in INT8 to an INT32 result with INT8 weights
  * and INT32 biases ({@code lowering_attention_int}); the Adds that sum the heads take the heads'
- * type. So an F32 plan of a graph with attention ops lowers those ops (and only those) to F16.
- *
- * <p>Chips: CV18xx compiles BF16 and INT8 only ({@link Quantize#check}) and TPU-MLIR lowers it with
- * its own patterns ({@code lib/Conversion/TopToTpu/CV18xx/*.cpp}), whose per-op rules, with their
- * sources and departures, are in {@link Cv18xxLowering}: in BF16 every op is BF16; in INT8
- * LayerNorm, Softmax, a MatMul whose right operand is not a weight, an Add, Sub, Mul or Concat with
- * a weight operand, a Div by an activation and an embedding Gather fall back to BF16, and
- * Transpose, Slice and Concat are INT8 whatever their input's type. The rules above are the BM1684X
- * ones, used on BM1684 and the other BM168x chips.
+ * type, and in INT8 an attention block's sum of heads is requantised to INT8 ({@link
+ * AttentionRequant}). So an F32 plan of a graph with attention ops lowers those ops (and only
+ * those) to F16.
  *
  * <p>Departures, all conservative or unverifiable here: TPU-MLIR inserts a {@code tpu.Cast} where a
  * producer's type differs from what its consumer was lowered to (and one after the F32 input and
  * before the F32 output); memplan inserts none: an input takes the widest type its readers were
- * lowered to, an output keeps its producer's, and a consumer reads its producer's type. Ops whose
- * BM1684X INT8 lowering was not read here (the activations, Div, Sub, Mul, the pools) are taken as
- * INT8, the path most of {@code BM1684X/*.cpp} take; calibration-dependent fallbacks (asymmetric
- * mode, {@code --quantize_table}, MatMul's F32 fallback for a non-zero input zero point) are not
- * modelled, as memplan runs symmetric INT8 without a calibration table. BM1684's own lowering
- * directory ({@code lib/Conversion/TopToTpu/BM1684/}) is not followed op by op.
+ * lowered to, an output keeps its producer's, and a consumer reads its producer's type. F32 mode is
+ * the graph as imported (with its attention heads in F16): the BF16 fallbacks of some {@code
+ * LoweringF32} on MARS3 and SGTPUV8 are not applied. Calibration-dependent fallbacks (asymmetric
+ * mode, {@code --quantize_table}) are not modelled, as memplan runs symmetric INT8 without a
+ * calibration table; the family tables list their own departures.
  */
 public final class Lowering {
   private Lowering() {}
@@ -131,23 +121,6 @@ public final class Lowering {
       }
     }
   }
-
-  /** Ops that move data and take the type of their data input. */
-  static final Set<OpKind> DATA_MOVEMENT =
-      EnumSet.of(
-          OpKind.RESHAPE,
-          OpKind.FLATTEN,
-          OpKind.SQUEEZE,
-          OpKind.UNSQUEEZE,
-          OpKind.TRANSPOSE,
-          OpKind.SLICE,
-          OpKind.SPLIT,
-          OpKind.PAD,
-          OpKind.CONCAT,
-          OpKind.EXPAND,
-          OpKind.TILE,
-          OpKind.GATHER,
-          OpKind.IDENTITY);
 
   /**
    * {@code graph} lowered to {@code quantize} for {@code chip}; the graph itself for F32, the
@@ -233,28 +206,9 @@ public final class Lowering {
     if (quantize == Quantize.F32) {
       return DType.F32;
     }
-    if (chip.isCv18xx()) {
-      return Cv18xxLowering.opDType(graph, op, quantize, lowered);
-    }
-    if (DATA_MOVEMENT.contains(op.kind())) {
-      return inputType(graph, op, mode, lowered);
-    }
-    String name = chip.name();
-    if (quantize == Quantize.INT8) {
-      return switch (op.kind()) {
-        case LAYER_NORMALIZATION -> DType.F16;
-        case SOFTMAX -> softmaxInt8Ok(graph, op) ? mode : DType.F16;
-        case MAT_MUL, GEMM -> isStored(graph, op.inputs().get(0)) ? DType.F16 : mode;
-        default -> mode;
-      };
-    }
-    return switch (op.kind()) {
-      case GELU -> name.equals("bm1684x") || name.equals("bm1690") ? DType.F32 : mode;
-      case SOFTMAX -> softmaxAxisTooLong(graph, op, chip) ? DType.F32 : mode;
-      case LAYER_NORMALIZATION ->
-          quantize == Quantize.BF16 && name.equals("bm1688") ? DType.F32 : mode;
-      default -> mode;
-    };
+    return chip.isCv18xx()
+        ? Cv18xxLowering.opDType(graph, op, quantize, lowered)
+        : Bm168xLowering.opDType(graph, op, chip, quantize, lowered);
   }
 
   /**
@@ -273,24 +227,5 @@ public final class Lowering {
   /** Whether {@code tensor} is a weight or constant that no op produces. */
   static boolean isStored(Graph graph, String tensor) {
     return graph.producer(tensor).isEmpty() && graph.tensor(tensor).role().isStored();
-  }
-
-  private static int softmaxAxis(Graph graph, Op op) {
-    return graph
-        .tensor(op.outputs().get(0))
-        .shape()
-        .normalizeAxis((int) op.attributes().getInt("axis", -1));
-  }
-
-  /** Softmax's INT8 lowering: axis 1 of a tensor of rank at most 4 (not LogSoftmax). */
-  private static boolean softmaxInt8Ok(Graph graph, Op op) {
-    int rank = graph.tensor(op.outputs().get(0)).shape().rank();
-    return rank <= 4 && softmaxAxis(graph, op) == 1;
-  }
-
-  /** {@code axis_dim_too_large}: the softmax axis is longer than {@code LMEM_BANK_BYTES / 2}. */
-  private static boolean softmaxAxisTooLong(Graph graph, Op op, Chip chip) {
-    long dim = graph.tensor(op.outputs().get(0)).shape().dim(softmaxAxis(graph, op));
-    return dim > chip.bankBytes() / 2;
   }
 }

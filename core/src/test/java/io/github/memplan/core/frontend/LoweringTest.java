@@ -132,15 +132,18 @@ class LoweringTest {
   }
 
   @Test
-  void integerTensorsKeepTheirType() {
+  void integerTensorsKeepTheirTypeAndAnInt8EmbeddingIsF16() {
+    // Gather.cpp at d50059d620: GatherLowering::LoweringINT8 calls LoweringF16 (clone_f16 table)
     Graph.Builder b = Graph.builder("gather");
     b.weight("table", DType.F32, 100, 16);
     b.input("ids", DType.I64, 1, 8);
     b.op("emb", OpKind.GATHER, Attributes.empty(), "table", "ids");
     Graph g = lower(b.output("emb").build(), Lowering.Quantize.INT8);
     assertThat(g.tensor("ids").dtype()).isEqualTo(DType.I64);
-    assertThat(g.tensor("emb").dtype()).isEqualTo(DType.I8);
-    assertThat(g.tensor("table").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("emb").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("table").dtype()).isEqualTo(DType.F16);
+    // 100·16 two-byte elements
+    assertThat(g.tensor("table").bytes()).isEqualTo(3200);
   }
 
   @Test
@@ -225,10 +228,11 @@ class LoweringTest {
     assertThat(bf.tensor("l").dtype()).isEqualTo(DType.BF16);
   }
 
-  @Test
-  void onCv18xxInt8ATransposeIsInt8AfterABf16ProducerWhileAReshapeTakesItsInputsType() {
-    // Permute.cpp: lowering_common_int8 (a cast is inserted before it); TopToTpuPass.cpp:
-    // ForwardTypePattern<tpu::ReshapeOp> gives a Reshape its input's type, except after an input.
+  /**
+   * x[1,16,64]: r0 = Reshape(x); ln = LayerNorm(x); Transpose, Slice, Pad, Reshape and Unsqueeze of
+   * ln (t, s, p, r, u).
+   */
+  private static Graph moves() {
     Graph.Builder b = Graph.builder("moves");
     b.input("x", DType.F32, 1, 16, 64);
     b.weight("g", DType.F32, 64);
@@ -236,10 +240,25 @@ class LoweringTest {
     b.op("r0", OpKind.RESHAPE, Attributes.builder().put("shape", 1L, 16L, 4L, 16L).build(), "x");
     b.op("ln", OpKind.LAYER_NORMALIZATION, Attributes.empty(), "x", "g", "beta");
     b.op("t", OpKind.TRANSPOSE, Attributes.builder().put("perm", 0L, 2L, 1L).build(), "ln");
+    b.op(
+        "s",
+        OpKind.SLICE,
+        Attributes.builder().put("axes", 1L).put("starts", 0L).put("ends", 8L).build(),
+        "ln");
+    b.op("p", OpKind.PAD, Attributes.builder().put("pads", 0L, 1L, 0L, 0L, 1L, 0L).build(), "ln");
     b.op("r", OpKind.RESHAPE, Attributes.builder().put("shape", 1L, 16L, 4L, 16L).build(), "ln");
-    b.output("r0");
-    b.output("t");
-    Graph g = cv18(b.output("r").build(), Lowering.Quantize.INT8);
+    b.op("u", OpKind.UNSQUEEZE, Attributes.builder().put("axes", 0L).build(), "ln");
+    for (String o : new String[] {"r0", "t", "s", "p", "r"}) {
+      b.output(o);
+    }
+    return b.output("u").build();
+  }
+
+  @Test
+  void onCv18xxInt8ATransposeIsInt8AfterABf16ProducerWhileAReshapeTakesItsInputsType() {
+    // Permute.cpp: lowering_common_int8 (a cast is inserted before it); TopToTpuPass.cpp:
+    // ForwardTypePattern<tpu::ReshapeOp> gives a Reshape its input's type, except after an input.
+    Graph g = cv18(moves(), Lowering.Quantize.INT8);
     assertThat(g.tensor("ln").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("t").dtype()).isEqualTo(DType.I8);
     assertThat(g.tensor("r").dtype()).isEqualTo(DType.BF16);
@@ -320,11 +339,8 @@ class LoweringTest {
     assertThat(g.tensor("xMinusW").dtype()).isEqualTo(DType.BF16);
   }
 
-  @Test
-  void onCv18xxInt8ADivByAnActivationIsBf16AndByAWeightAnInt8MulConst() {
-    // convert_div_op / ConvertDivOp: x / w is a MulConst (INT8 table), s / x with s a scalar a
-    // Reciprocal with const_val (INT8 table); x / y a Reciprocal and a Mul, both left uncalibrated,
-    // which Reciprocal.cpp and Mul.cpp send to BF16.
+  /** x, y[1,8,4,4], a scalar constant: xy = x / y, xs = x / scale, sx = scale / x. */
+  private static Graph divs() {
     Graph.Builder b = Graph.builder("divs");
     b.input("x", DType.F32, 1, 8, 4, 4);
     b.input("y", DType.F32, 1, 8, 4, 4);
@@ -334,16 +350,22 @@ class LoweringTest {
     b.op("sx", OpKind.DIV, Attributes.empty(), "scale", "x");
     b.output("xy");
     b.output("xs");
-    Graph g = cv18(b.output("sx").build(), Lowering.Quantize.INT8);
+    return b.output("sx").build();
+  }
+
+  @Test
+  void onCv18xxInt8ADivByAnActivationIsBf16AndByAWeightAnInt8MulConst() {
+    // convert_div_op / ConvertDivOp: x / w is a MulConst (INT8 table), s / x with s a scalar a
+    // Reciprocal with const_val (INT8 table); x / y a Reciprocal and a Mul, both left uncalibrated,
+    // which Reciprocal.cpp and Mul.cpp send to BF16.
+    Graph g = cv18(divs(), Lowering.Quantize.INT8);
     assertThat(g.tensor("xy").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("xs").dtype()).isEqualTo(DType.I8);
     assertThat(g.tensor("sx").dtype()).isEqualTo(DType.I8);
   }
 
-  @Test
-  void onCv18xxInt8AConcatWithAWeightIsBf16AndOtherwiseInt8WhateverItsInputs() {
-    // Concat.cpp, LoweringINT8: a weight operand goes LoweringBF16 (vit's class token); else INT8,
-    // even when an input is BF16 (here a LayerNorm's result).
+  /** x[1,16,64]: withCls = Concat(cls weight, x); both = Concat(LayerNorm(x), x). */
+  private static Graph concats() {
     Graph.Builder b = Graph.builder("concats");
     b.input("x", DType.F32, 1, 16, 64);
     b.weight("cls", DType.F32, 1, 1, 64);
@@ -353,7 +375,14 @@ class LoweringTest {
     b.op("ln", OpKind.LAYER_NORMALIZATION, Attributes.empty(), "x", "g", "beta");
     b.op("both", OpKind.CONCAT, Attributes.builder().put("axis", 1L).build(), "ln", "x");
     b.output("withCls");
-    Graph g = cv18(b.output("both").build(), Lowering.Quantize.INT8);
+    return b.output("both").build();
+  }
+
+  @Test
+  void onCv18xxInt8AConcatWithAWeightIsBf16AndOtherwiseInt8WhateverItsInputs() {
+    // Concat.cpp, LoweringINT8: a weight operand goes LoweringBF16 (vit's class token); else INT8,
+    // even when an input is BF16 (here a LayerNorm's result).
+    Graph g = cv18(concats(), Lowering.Quantize.INT8);
     assertThat(g.tensor("withCls").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("cls").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("ln").dtype()).isEqualTo(DType.BF16);
@@ -376,8 +405,11 @@ class LoweringTest {
     assertThat(g.tensor("table").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("ids").dtype()).isEqualTo(DType.I64);
     assertThat(g.tensor("cls").dtype()).isEqualTo(DType.I8);
-    // bm1684x: the embedding is INT8
-    assertThat(lower(b.build(), Lowering.Quantize.INT8).tensor("emb").dtype()).isEqualTo(DType.I8);
+    // bm1684x: the embedding is F16 (Gather.cpp calls LoweringF16), the constant-index Gather a
+    // Slice (Canonicalize/Gather.cpp, TopGatherToSlice): INT8
+    Graph bm = lower(b.build(), Lowering.Quantize.INT8);
+    assertThat(bm.tensor("emb").dtype()).isEqualTo(DType.F16);
+    assertThat(bm.tensor("cls").dtype()).isEqualTo(DType.I8);
   }
 
   @Test
@@ -425,6 +457,285 @@ class LoweringTest {
     assertThat(g.tensor("gap3d").dtype()).isEqualTo(DType.BF16);
     assertThat(g.tensor("mean").dtype()).isEqualTo(DType.I8);
     assertThat(g.tensor("l2").dtype()).isEqualTo(DType.BF16);
+  }
+
+  // BM168x: TPU-MLIR's BM1684X lowering, lib/Conversion/TopToTpu/BM1684X/*.cpp (Bm168xLowering).
+
+  private static Graph bm(Graph g, String chip, Lowering.Quantize q) {
+    return Lowering.apply(g, Chips.get(chip), q);
+  }
+
+  private static DType dtype(Graph g, String chip, Lowering.Quantize q, String tensor) {
+    return bm(g, chip, q).tensor(tensor).dtype();
+  }
+
+  @Test
+  void onBm1684xInt8TransposeSlicePadAreInt8AfterAnF16ProducerWhileShapeOpsForwardTheirInputType() {
+    // Permute.cpp, Slice.cpp, Pad.cpp: lowering_common_int8 whatever the input's type (the
+    // LayerNorm's F16); TopToTpuPass.cpp: ForwardTypePattern<tpu::ReshapeOp> (and Unsqueeze) gives
+    // the result its input's type, the graph input's F32 too (no CV18xx exception here).
+    Graph g = bm(moves(), "bm1684x", Lowering.Quantize.INT8);
+    assertThat(g.tensor("ln").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("t").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("s").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("p").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("r").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("u").dtype()).isEqualTo(DType.F16);
+    // the Reshape of the input keeps F32 (16·64·4 bytes), and so does the input it reads
+    assertThat(g.tensor("r0").dtype()).isEqualTo(DType.F32);
+    assertThat(g.tensor("r0").bytes()).isEqualTo(4096);
+    assertThat(g.tensor("x").dtype()).isEqualTo(DType.F32);
+  }
+
+  @Test
+  void onBm1684xInt8AConcatIsInt8WhateverItsInputsAndF16WithAWeightOperand() {
+    // Concat.cpp, ConcatLowering::LoweringINT8: a weight operand calls LoweringF16 (ViT's class
+    // token, cloned to F16; LoweringBF16 on MARS3 and SGTPUV8); otherwise an INT8 Concat, even of
+    // a LayerNorm's F16 result.
+    Graph g = bm(concats(), "bm1684x", Lowering.Quantize.INT8);
+    assertThat(g.tensor("withCls").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("withCls").bytes()).isEqualTo(17 * 64 * 2);
+    assertThat(g.tensor("cls").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("ln").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("both").dtype()).isEqualTo(DType.I8);
+    assertThat(dtype(concats(), "sgtpuv8", Lowering.Quantize.INT8, "withCls"))
+        .isEqualTo(DType.BF16);
+  }
+
+  /** x[1,8,4,4] -> Relu -> y, then {@code kind}(y) for each kind, each an output. */
+  private static Graph unaries(OpKind... kinds) {
+    Graph.Builder b = Graph.builder("unaries");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.op("y", OpKind.RELU, Attributes.empty(), "x");
+    for (OpKind k : kinds) {
+      b.op(k.name().toLowerCase(java.util.Locale.ROOT), k, Attributes.empty(), "y");
+      b.output(k.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return b.build();
+  }
+
+  @Test
+  void onBm1684xTheActivationsAreInt8TablesAndSomeStayF32InBf16AndF16() {
+    // Sigmoid.cpp, Sqrt.cpp: BF16/F16 call lowering_common_f32; SiLU.cpp: LoweringF32 off
+    // BM1690; Tanh.cpp: F32 in both; HardSigmoid.cpp: BF16 in BF16, F32 in F16; HardSwish.cpp:
+    // the mode's type; every INT8 lowering an INT8 LutOp.
+    Graph g =
+        unaries(
+            OpKind.SIGMOID,
+            OpKind.SQRT,
+            OpKind.SILU,
+            OpKind.TANH,
+            OpKind.HARD_SIGMOID,
+            OpKind.HARD_SWISH);
+    Graph bf = bm(g, "bm1684x", Lowering.Quantize.BF16);
+    Graph f16 = bm(g, "bm1684x", Lowering.Quantize.F16);
+    Graph i8 = bm(g, "bm1684x", Lowering.Quantize.INT8);
+    for (String t : new String[] {"sigmoid", "sqrt", "silu", "tanh"}) {
+      assertThat(bf.tensor(t).dtype()).as(t).isEqualTo(DType.F32);
+      assertThat(f16.tensor(t).dtype()).as(t).isEqualTo(DType.F32);
+      assertThat(i8.tensor(t).dtype()).as(t).isEqualTo(DType.I8);
+    }
+    assertThat(bf.tensor("sigmoid").bytes()).isEqualTo(8 * 4 * 4 * 4);
+    assertThat(bf.tensor("hard_sigmoid").dtype()).isEqualTo(DType.BF16);
+    assertThat(f16.tensor("hard_sigmoid").dtype()).isEqualTo(DType.F32);
+    assertThat(bf.tensor("hard_swish").dtype()).isEqualTo(DType.BF16);
+    assertThat(f16.tensor("hard_swish").dtype()).isEqualTo(DType.F16);
+    assertThat(i8.tensor("hard_sigmoid").dtype()).isEqualTo(DType.I8);
+    // BM1690: SiLU has BF16 and F16 paths; Sigmoid does not
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.BF16, "silu")).isEqualTo(DType.BF16);
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.F16, "silu")).isEqualTo(DType.F16);
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.F16, "sigmoid")).isEqualTo(DType.F32);
+  }
+
+  @Test
+  void onCv184xF16LowersAsBf16AndTheF32FallbacksOfMars3AndSgtpuv8AreBf16() {
+    // TopLowering.h, getOpQuantMode: F16 is BF16 on MARS3 (cv184x); Sigmoid.cpp and SiLU.cpp:
+    // LoweringF32 is lowering_common_bf16 on MARS3 and SGTPUV8; Tanh.cpp's LoweringF16 is F32.
+    Graph g = unaries(OpKind.SIGMOID, OpKind.SILU, OpKind.TANH, OpKind.HARD_SWISH);
+    Graph mars = bm(g, "cv184x", Lowering.Quantize.F16);
+    for (String t : new String[] {"y", "sigmoid", "silu", "tanh", "hard_swish"}) {
+      assertThat(mars.tensor(t).dtype()).as(t).isEqualTo(DType.BF16);
+    }
+    Graph v8 = bm(g, "sgtpuv8", Lowering.Quantize.F16);
+    assertThat(v8.tensor("y").dtype()).isEqualTo(DType.F16);
+    assertThat(v8.tensor("sigmoid").dtype()).isEqualTo(DType.BF16);
+    assertThat(v8.tensor("silu").dtype()).isEqualTo(DType.BF16);
+    assertThat(v8.tensor("tanh").dtype()).isEqualTo(DType.F32);
+  }
+
+  @Test
+  void onBm1684xGeluStaysF32OnlyThereAndLayerNormInBf16IsF32OnBm1688AndSg2380() {
+    // GELU.cpp at 16232af4db: isBM1684X() only (BM1690 has BF16 and F16 paths); LayerNorm.cpp at
+    // 7fae13f11d: BF16 is F32 on BM1688 and SG2380, INT8 is F16 but BF16 on MARS3 and SGTPUV8.
+    Graph g = transformerish(-1);
+    assertThat(dtype(g, "bm1684x", Lowering.Quantize.BF16, "gelu")).isEqualTo(DType.F32);
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.BF16, "gelu")).isEqualTo(DType.BF16);
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.F16, "gelu")).isEqualTo(DType.F16);
+    assertThat(dtype(g, "sg2380", Lowering.Quantize.BF16, "ln")).isEqualTo(DType.F32);
+    assertThat(dtype(g, "bm1688", Lowering.Quantize.BF16, "ln")).isEqualTo(DType.F32);
+    assertThat(dtype(g, "bm1690", Lowering.Quantize.BF16, "ln")).isEqualTo(DType.BF16);
+    assertThat(dtype(g, "bm1684x", Lowering.Quantize.INT8, "ln")).isEqualTo(DType.F16);
+    assertThat(dtype(g, "sgtpuv8", Lowering.Quantize.INT8, "ln")).isEqualTo(DType.BF16);
+    // MatMul.cpp: a weight on the left goes LoweringF16, LoweringBF16 on MARS3 and SGTPUV8
+    assertThat(dtype(attentionScores(), "sgtpuv8", Lowering.Quantize.INT8, "l"))
+        .isEqualTo(DType.BF16);
+    assertThat(dtype(attentionScores(), "bm1684x", Lowering.Quantize.INT8, "l"))
+        .isEqualTo(DType.F16);
+  }
+
+  @Test
+  void onBm1684xAnInt8SoftmaxOffAxis1IsF16UnlessItsAxisIsTooLongThenF32() {
+    // Softmax.cpp: LoweringINT8 off axis 1 calls LoweringF16, which calls LoweringF32 when the
+    // axis is longer than LMEM_BANK_BYTES / 2 = 16384 / 2 = 8192 on bm1684x.
+    Graph.Builder b = Graph.builder("softmax");
+    b.input("x", DType.F32, 1, 2, 8200);
+    b.input("z", DType.F32, 1, 2, 8000);
+    b.op("long", OpKind.SOFTMAX, Attributes.builder().put("axis", -1L).build(), "x");
+    b.op("short", OpKind.SOFTMAX, Attributes.builder().put("axis", -1L).build(), "z");
+    b.output("long");
+    Graph g = bm(b.output("short").build(), "bm1684x", Lowering.Quantize.INT8);
+    assertThat(g.tensor("long").dtype()).isEqualTo(DType.F32);
+    assertThat(g.tensor("long").bytes()).isEqualTo(2 * 8200 * 4);
+    assertThat(g.tensor("short").dtype()).isEqualTo(DType.F16);
+  }
+
+  @Test
+  void onBm1684xTheAveragePoolsAreF32InF16AndAReduceMeanOverHwIsOne() {
+    // AvgPool.cpp at f3632a4c01: LoweringF16 calls LoweringF32; Canonicalize/Reduce.cpp,
+    // ReduceToRPoolPattern: a 4-D ReduceMean (ReduceMax) over axes 2, 3 is an AvgPool (MaxPool);
+    // Reduce.cpp: any other reduction goes LoweringF16 in INT8.
+    Graph.Builder b = Graph.builder("pools");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.op("y", OpKind.RELU, Attributes.empty(), "x");
+    b.op("gap", OpKind.GLOBAL_AVERAGE_POOL, Attributes.empty(), "y");
+    b.op("meanHw", OpKind.REDUCE_MEAN, Attributes.builder().put("axes", -2L, -1L).build(), "y");
+    b.op("maxHw", OpKind.REDUCE_MAX, Attributes.builder().put("axes", 2L, 3L).build(), "y");
+    b.op("meanC", OpKind.REDUCE_MEAN, Attributes.builder().put("axes", 1L).build(), "y");
+    for (String o : new String[] {"gap", "meanHw", "maxHw"}) {
+      b.output(o);
+    }
+    Graph g = b.output("meanC").build();
+    Graph f16 = bm(g, "bm1684x", Lowering.Quantize.F16);
+    assertThat(f16.tensor("gap").dtype()).isEqualTo(DType.F32);
+    assertThat(f16.tensor("gap").bytes()).isEqualTo(8 * 4);
+    assertThat(f16.tensor("meanHw").dtype()).isEqualTo(DType.F32);
+    assertThat(f16.tensor("maxHw").dtype()).isEqualTo(DType.F16);
+    assertThat(f16.tensor("meanC").dtype()).isEqualTo(DType.F16);
+    assertThat(dtype(g, "bm1684x", Lowering.Quantize.BF16, "gap")).isEqualTo(DType.BF16);
+    Graph i8 = bm(g, "bm1684x", Lowering.Quantize.INT8);
+    assertThat(i8.tensor("gap").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("meanHw").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("maxHw").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("meanC").dtype()).isEqualTo(DType.F16);
+  }
+
+  @Test
+  void onBm1684xAReductionKeepingItsElementsIsAReshapeThatForwardsItsInputType() {
+    // Canonicalize/Reduce.cpp, ReduceToReshapePattern: a ReduceSum over a unit axis is a Reshape;
+    // in BF16 it forwards the GELU's F32 (GELU.cpp: F32 on BM1684X), where a ReduceSum is BF16.
+    Graph.Builder b = Graph.builder("reduce");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.op("gelu", OpKind.GELU, Attributes.empty(), "x");
+    b.op("unit", OpKind.REDUCE_SUM, Attributes.builder().put("axes", 0L).build(), "gelu");
+    b.op("sum", OpKind.REDUCE_SUM, Attributes.builder().put("axes", 1L).build(), "gelu");
+    b.output("unit");
+    Graph g = bm(b.output("sum").build(), "bm1684x", Lowering.Quantize.BF16);
+    assertThat(g.tensor("unit").dtype()).isEqualTo(DType.F32);
+    assertThat(g.tensor("sum").dtype()).isEqualTo(DType.BF16);
+  }
+
+  @Test
+  void onBm1684xADivByAnActivationIsF32AndByAScalarAnInt8MulConst() {
+    // OnnxConverter.py, convert_div_op: x / scalar is a MulConst (INT8), scalar / x a Reciprocal
+    // (an INT8 table; Reciprocal.cpp: F32 in F16); Div.cpp: x / y is F32 on BM1684X in every mode,
+    // F16 on BM1688 in F16.
+    Graph g = divs();
+    Graph i8 = bm(g, "bm1684x", Lowering.Quantize.INT8);
+    assertThat(i8.tensor("xy").dtype()).isEqualTo(DType.F32);
+    assertThat(i8.tensor("xs").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("sx").dtype()).isEqualTo(DType.I8);
+    Graph f16 = bm(g, "bm1684x", Lowering.Quantize.F16);
+    assertThat(f16.tensor("xy").dtype()).isEqualTo(DType.F32);
+    assertThat(f16.tensor("xs").dtype()).isEqualTo(DType.F16);
+    assertThat(f16.tensor("sx").dtype()).isEqualTo(DType.F32);
+    assertThat(dtype(g, "bm1688", Lowering.Quantize.F16, "xy")).isEqualTo(DType.F16);
+  }
+
+  @Test
+  void onBm1684xANearestResizeByTwoIsAnInt8UpsampleAndALinearOneF16() {
+    // Canonicalize/Interp.cpp, InterpToUpsampleMergePattern: nearest, one use, H and W by one
+    // integer factor: an Upsample (Upsample.cpp, INT8); Interp.cpp: LoweringINT8 is F16. A nearest
+    // Resize with two uses stays an Interp.
+    Graph.Builder b = Graph.builder("resizes");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    Attributes nearest =
+        Attributes.builder().put("mode", "nearest").put("scales", 1.0, 1.0, 2.0, 2.0).build();
+    b.op("up", OpKind.RESIZE, nearest, "x");
+    b.op(
+        "lin",
+        OpKind.RESIZE,
+        Attributes.builder().put("mode", "linear").put("scales", 1.0, 1.0, 2.0, 2.0).build(),
+        "x");
+    b.op("twice", OpKind.RESIZE, nearest, "x");
+    b.op("a", OpKind.RELU, Attributes.empty(), "twice");
+    b.op("c", OpKind.RELU, Attributes.empty(), "twice");
+    b.output("up");
+    b.output("lin");
+    b.output("a");
+    Graph g = bm(b.output("c").build(), "bm1684x", Lowering.Quantize.INT8);
+    assertThat(g.tensor("up").dtype()).isEqualTo(DType.I8);
+    assertThat(g.tensor("lin").dtype()).isEqualTo(DType.F16);
+    assertThat(g.tensor("lin").bytes()).isEqualTo(8 * 8 * 8 * 2);
+    assertThat(g.tensor("twice").dtype()).isEqualTo(DType.F16);
+  }
+
+  @Test
+  void onBm1684xAnInt8ClipIsF16UnlessItIsAReluAndAnLstmIsF32InEveryMode() {
+    // OnnxConverter.py, convert_clip_op: Clip(0, 6) is a ReLU (INT8); Clip.cpp: LoweringINT8 calls
+    // LoweringF16 ("nodechip fix8b to be implemented"); LSTM.cpp: every mode lowers as F32.
+    Graph.Builder b = Graph.builder("clips");
+    b.input("x", DType.F32, 1, 8, 4, 4);
+    b.input("s", DType.F32, 5, 1, 10);
+    b.weight("w", DType.F32, 1, 16, 10);
+    b.weight("r", DType.F32, 1, 16, 4);
+    b.op("relu6", OpKind.CLIP, Attributes.builder().put("min", 0.0).put("max", 6.0).build(), "x");
+    b.op("clip", OpKind.CLIP, Attributes.builder().put("min", -1.0).put("max", 1.0).build(), "x");
+    b.op("lstm", OpKind.LSTM, Attributes.empty(), "s", "w", "r");
+    b.output("relu6");
+    b.output("clip");
+    Graph g = b.output("lstm").build();
+    Graph i8 = bm(g, "bm1684x", Lowering.Quantize.INT8);
+    assertThat(i8.tensor("relu6").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("clip").dtype()).isEqualTo(DType.F16);
+    assertThat(i8.tensor("lstm").dtype()).isEqualTo(DType.F32);
+    assertThat(i8.tensor("w").dtype()).isEqualTo(DType.F32);
+    assertThat(dtype(g, "bm1684x", Lowering.Quantize.BF16, "lstm")).isEqualTo(DType.F32);
+  }
+
+  @Test
+  void onBm1684xAnInt8ConvOrConvTransposeWithAnActivationFilterIsF32() {
+    // Conv.cpp, Deconv.cpp: LoweringINT8 with a filter that is not a weight calls LoweringF32
+    // (Conv: BF16 on MARS3 and SGTPUV8); with a weight filter an INT8 op.
+    Graph.Builder b = Graph.builder("convs");
+    b.input("x", DType.F32, 1, 4, 8, 8);
+    b.input("f", DType.F32, 4, 4, 3, 3);
+    b.weight("w", DType.F32, 4, 4, 3, 3);
+    Attributes k3 = Attributes.builder().put("kernel_shape", 3L, 3L).build();
+    b.op("byWeight", OpKind.CONV, k3, "x", "w");
+    b.op("byInput", OpKind.CONV, k3, "x", "f");
+    b.op("upByWeight", OpKind.CONV_TRANSPOSE, k3, "x", "w");
+    b.op("upByInput", OpKind.CONV_TRANSPOSE, k3, "x", "f");
+    for (String o : new String[] {"byWeight", "byInput", "upByWeight"}) {
+      b.output(o);
+    }
+    Graph g = b.output("upByInput").build();
+    Graph i8 = bm(g, "bm1684x", Lowering.Quantize.INT8);
+    assertThat(i8.tensor("byWeight").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("byInput").dtype()).isEqualTo(DType.F32);
+    assertThat(i8.tensor("upByWeight").dtype()).isEqualTo(DType.I8);
+    assertThat(i8.tensor("upByInput").dtype()).isEqualTo(DType.F32);
+    assertThat(dtype(g, "cv184x", Lowering.Quantize.INT8, "byInput")).isEqualTo(DType.BF16);
+    assertThat(dtype(g, "bm1684x", Lowering.Quantize.F16, "upByInput")).isEqualTo(DType.F32);
   }
 
   @Test
