@@ -1,5 +1,6 @@
 package io.github.memplan.core.ir;
 
+import io.github.memplan.core.io.InputText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -1400,7 +1401,7 @@ public final class ShapeInference {
     }
     String mode = c.attrs().getString("mode", "DCR");
     if (!mode.equals("DCR") && !mode.equals("CRD")) {
-      throw c.fail("mode '" + mode + "' must be DCR or CRD");
+      throw c.fail("mode " + InputText.quote(mode) + " must be DCR or CRD");
     }
     if (!c.attrs().has("blocksize")) {
       throw c.fail("attribute blocksize is required");
@@ -1433,7 +1434,7 @@ public final class ShapeInference {
     TensorType x = c.in(0);
     String mode = c.attrs().getString("mode", "nearest");
     if (!Set.of("nearest", "linear", "bilinear").contains(mode)) {
-      throw c.fail("mode '" + mode + "' must be nearest, linear or bilinear");
+      throw c.fail("mode " + InputText.quote(mode) + " must be nearest, linear or bilinear");
     }
     double[] scales = c.attrs().getFloats("scales", null);
     if (scales == null) {
@@ -1456,7 +1457,7 @@ public final class ShapeInference {
     TensorType x = c.in(0);
     String mode = c.attrs().getString("mode", "nearest");
     if (!Set.of("nearest", "linear", "cubic").contains(mode)) {
-      throw c.fail("mode '" + mode + "' must be nearest, linear or cubic");
+      throw c.fail("mode " + InputText.quote(mode) + " must be nearest, linear or cubic");
     }
     long[] d = x.shape().dims();
     long[] axesAttr = c.attrs().getInts("axes", null);
@@ -1559,7 +1560,7 @@ public final class ShapeInference {
     TensorType x = c.in(0);
     String mode = c.attrs().getString("mode", "constant");
     if (!Set.of("constant", "reflect", "edge", "wrap").contains(mode)) {
-      throw c.fail("mode '" + mode + "' must be constant, reflect, edge or wrap");
+      throw c.fail("mode " + InputText.quote(mode) + " must be constant, reflect, edge or wrap");
     }
     c.attrs().getFloat("constant_value", 0);
     long[] d = x.shape().dims();
