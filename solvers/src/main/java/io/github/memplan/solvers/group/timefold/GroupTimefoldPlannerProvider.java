@@ -49,6 +49,8 @@ public final class GroupTimefoldPlannerProvider
 
   private static Planner<GroupProblem, Grouping> planner(PlannerConfig config) {
     LmemOracle lmem = EvaluatorParameters.oracle(config);
+    int maxIterations = EvaluatorParameters.maxIterations(config);
+    boolean moves = EvaluatorParameters.moves(config);
     String startId = config.string("start").trim();
     Planner<GroupProblem, Grouping> start = null;
     if (!startId.equals("none")) {
@@ -61,11 +63,11 @@ public final class GroupTimefoldPlannerProvider
             config.longValue("unimproved-steps", 0), TimefoldPlannerProvider.localSearch(config));
     RooflineCostModel costModel = new RooflineCostModel();
     return new GroupTimefoldPlanner(
-        EvaluatorOracle.factory(lmem, costModel, EvaluatorParameters.maxIterations(config)),
+        EvaluatorOracle.factory(lmem, costModel, maxIterations),
         start,
         startId,
         costModel,
         options,
-        EvaluatorParameters.moves(config));
+        moves);
   }
 }
