@@ -2,9 +2,7 @@ package io.github.memplan.baseline.tflite;
 
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerConfig;
-import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.BasePlannerProvider;
 
 /**
  * Registers {@link TfliteSharedObjectsPlanner} once per {@link GpuStrategy}, under the strategy's
@@ -12,43 +10,17 @@ import io.github.memplan.core.solve.PlannerProvider;
  * java.util.ServiceLoader} instantiates providers without arguments.
  */
 public abstract class TfliteSharedObjectsPlannerProvider
-    implements PlannerProvider<DsaInstance, DsaSolution> {
+    extends BasePlannerProvider<DsaInstance, DsaSolution> {
   private static final String DIR =
       "tensorflow/tensorflow: tensorflow/lite/delegates/gpu/common/memory_management";
 
-  private final GpuStrategy strategy;
-  private final String description;
-  private final String source;
-
   TfliteSharedObjectsPlannerProvider(GpuStrategy strategy, String description, String source) {
-    this.strategy = strategy;
-    this.description = description;
-    this.source = source;
-  }
-
-  @Override
-  public String id() {
-    return strategy.plannerId();
-  }
-
-  @Override
-  public String description() {
-    return description + " Shared objects side by side: peak = sum of object sizes.";
-  }
-
-  @Override
-  public String citation() {
-    return source + "; memory_management.cc (ObjectsToOffsets)";
-  }
-
-  @Override
-  public Class<DsaInstance> instanceType() {
-    return DsaInstance.class;
-  }
-
-  @Override
-  public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
-    return new TfliteSharedObjectsPlanner(strategy);
+    super(
+        strategy.plannerId(),
+        DsaInstance.class,
+        description + " Shared objects side by side: peak = sum of object sizes.",
+        source + "; memory_management.cc (ObjectsToOffsets)",
+        config -> new TfliteSharedObjectsPlanner(strategy));
   }
 
   /** {@code tflite-naive-shared}. */

@@ -2,35 +2,17 @@ package io.github.memplan.baseline.xla;
 
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerConfig;
-import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.BasePlannerProvider;
 
 /** Registers {@link ChooseBestHeapPlanner} as {@code xla}. */
-public final class XlaProvider implements PlannerProvider<DsaInstance, DsaSolution> {
-  @Override
-  public String id() {
-    return "xla";
-  }
-
-  @Override
-  public String description() {
-    return "XLA buffer assignment: best-fit heap in spatial and temporal order, the smaller kept.";
-  }
-
-  @Override
-  public String citation() {
-    return "openxla/xla xla/service/buffer_assignment.cc (ChooseBestHeapAlgorithm over kSpatial,"
-        + " kTemporal), heap_simulator.cc";
-  }
-
-  @Override
-  public Class<DsaInstance> instanceType() {
-    return DsaInstance.class;
-  }
-
-  @Override
-  public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
-    return new ChooseBestHeapPlanner();
+public final class XlaProvider extends BasePlannerProvider<DsaInstance, DsaSolution> {
+  public XlaProvider() {
+    super(
+        "xla",
+        DsaInstance.class,
+        "XLA buffer assignment: best-fit heap in spatial and temporal order, the smaller kept.",
+        "openxla/xla xla/service/buffer_assignment.cc (ChooseBestHeapAlgorithm over kSpatial,"
+            + " kTemporal), heap_simulator.cc",
+        config -> new ChooseBestHeapPlanner());
   }
 }

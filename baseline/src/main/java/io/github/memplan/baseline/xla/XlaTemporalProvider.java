@@ -2,38 +2,21 @@ package io.github.memplan.baseline.xla;
 
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerConfig;
-import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.BasePlannerProvider;
 
 /**
  * Registers {@link GlobalDecreasingSizeBestFitHeap} in {@code kTemporal} order as {@code
  * xla-temporal}.
  */
-public final class XlaTemporalProvider implements PlannerProvider<DsaInstance, DsaSolution> {
-  @Override
-  public String id() {
-    return "xla-temporal";
-  }
-
-  @Override
-  public String description() {
-    return "XLA GlobalDecreasingSizeBestFitHeap, kTemporal order (live duration descending, then size), best-fit free range.";
-  }
-
-  @Override
-  public String citation() {
-    return "openxla/xla xla/service/heap_simulator/heap_simulator.cc"
-        + " (GlobalDecreasingSizeBestFitHeap, kTemporal)";
-  }
-
-  @Override
-  public Class<DsaInstance> instanceType() {
-    return DsaInstance.class;
-  }
-
-  @Override
-  public Planner<DsaInstance, DsaSolution> create(PlannerConfig config) {
-    return new GlobalDecreasingSizeBestFitHeap(GlobalDecreasingSizeBestFitHeap.Type.TEMPORAL);
+public final class XlaTemporalProvider extends BasePlannerProvider<DsaInstance, DsaSolution> {
+  public XlaTemporalProvider() {
+    super(
+        "xla-temporal",
+        DsaInstance.class,
+        "XLA GlobalDecreasingSizeBestFitHeap, kTemporal order (live duration descending, then size), best-fit free range.",
+        "openxla/xla xla/service/heap_simulator/heap_simulator.cc"
+            + " (GlobalDecreasingSizeBestFitHeap, kTemporal)",
+        config ->
+            new GlobalDecreasingSizeBestFitHeap(GlobalDecreasingSizeBestFitHeap.Type.TEMPORAL));
   }
 }

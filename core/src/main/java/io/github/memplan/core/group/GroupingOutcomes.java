@@ -1,12 +1,7 @@
 package io.github.memplan.core.group;
 
-import io.github.memplan.core.lmem.LmemInstance;
-import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Parameter;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerProvider;
-import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.Violation;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +14,6 @@ public final class GroupingOutcomes {
   /** The {@code lmem} parameter with its default. */
   public static Parameter lmemParameter(String defaultId) {
     return new Parameter("lmem", "id of the LmemInstance planner that packs each group", defaultId);
-  }
-
-  /** The LMEM planner named {@code id}, with its default parameters. */
-  public static Planner<LmemInstance, LmemSolution> lmemPlanner(String id) {
-    PlannerProvider<LmemInstance, LmemSolution> provider = Planners.get(id, LmemInstance.class);
-    return provider.create(Map.of());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.memplan.core.solve;
 
+import io.github.memplan.core.io.InputText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -57,9 +58,9 @@ public final class Planners {
       }
     }
     throw new IllegalArgumentException(
-        "unknown planner '"
-            + id
-            + "' for "
+        "unknown planner "
+            + InputText.quote(id)
+            + " for "
             + type.getSimpleName()
             + " (known: "
             + candidates.stream().map(PlannerProvider::id).collect(Collectors.joining(", "))

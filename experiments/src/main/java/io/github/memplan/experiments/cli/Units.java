@@ -1,8 +1,8 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.io.InputText;
+import io.github.memplan.core.solve.Durations;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,46 +13,18 @@ import picocli.CommandLine.TypeConversionException;
 public final class Units {
   private Units() {}
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
   private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|TiB)?");
 
   /**
-   * {@code 500ms}, {@code 60s}, {@code 2m}, {@code 1h}, an ISO-8601 duration ({@code PT1M}), or
-   * {@code none} for no time limit ({@code null}).
+   * A duration in memplan's one syntax ({@link Durations#parse}: {@code 500ms}, {@code 60s}, {@code
+   * 2m}, {@code 1h}, ISO-8601 {@code PT1M}), or {@code none} for no time limit ({@code null}).
    */
   public static Duration parseDuration(String text) {
-    String s = text.strip();
-    if (s.equalsIgnoreCase("none")) {
-      return null;
+    try {
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new TypeConversionException(e.getMessage());
     }
-    Matcher m = DURATION.matcher(s);
-    Duration d;
-    if (m.matches()) {
-      try {
-        long n = Long.parseLong(m.group(1));
-        d =
-            switch (m.group(2)) {
-              case "ms" -> Duration.ofMillis(n);
-              case "s" -> Duration.ofSeconds(n);
-              case "m" -> Duration.ofMinutes(n);
-              default -> Duration.ofHours(n);
-            };
-      } catch (NumberFormatException | ArithmeticException e) {
-        // more digits than a long, or more minutes or hours than a Duration's seconds hold
-        throw new TypeConversionException(InputText.quote(text) + " is too long a duration");
-      }
-    } else {
-      try {
-        d = Duration.parse(s.toUpperCase(Locale.ROOT));
-      } catch (DateTimeParseException e) {
-        throw new TypeConversionException(
-            InputText.quote(text) + " is not a duration (e.g. 500ms, 60s, 2m, 1h, PT1M or none)");
-      }
-    }
-    if (d.isNegative()) {
-      throw new TypeConversionException(InputText.quote(text) + " is a negative duration");
-    }
-    return d;
   }
 
   /**

@@ -133,17 +133,6 @@ public final class CpSatPlanner implements Planner<DsaInstance, DsaSolution> {
     public String id() {
       return id;
     }
-
-    /** The formulation named {@code id}. */
-    public static Formulation of(String id) {
-      for (Formulation f : values()) {
-        if (f.id.equals(id)) {
-          return f;
-        }
-      }
-      throw new IllegalArgumentException(
-          "model must be pairwise or no-overlap-2d, not '" + id + "'");
-    }
   }
 
   /** Where the hint comes from. */

@@ -31,30 +31,18 @@ public final class EvaluatorParameters {
             "on"));
   }
 
-  /** {@code moves}: on or off, else an error naming {@code planner}. */
-  public static boolean moves(String planner, PlannerConfig config) {
-    String v = config.string("moves").trim();
-    return switch (v) {
-      case "on" -> true;
-      case "off" -> false;
-      default ->
-          throw new IllegalArgumentException(
-              "planner '" + planner + "': moves must be on or off: " + v);
-    };
+  /** {@code moves}: on or off. */
+  public static boolean moves(PlannerConfig config) {
+    return config.choice("moves", List.of("on", "off")).equals("on");
   }
 
   /** The oracle named by {@code lmem}. */
-  public static LmemOracle oracle(String planner, PlannerConfig config) {
-    return LmemOracle.of(planner, config.string("lmem"));
+  public static LmemOracle oracle(PlannerConfig config) {
+    return LmemOracle.of(config.plannerId(), config.string("lmem"));
   }
 
-  /** {@code max-iterations}, at least 1, else an error naming {@code planner}. */
-  public static int maxIterations(String planner, PlannerConfig config) {
-    int maxIterations = config.intValue("max-iterations");
-    if (maxIterations < 1) {
-      throw new IllegalArgumentException(
-          "planner '" + planner + "': max-iterations must be >= 1: " + maxIterations);
-    }
-    return maxIterations;
+  /** {@code max-iterations}, at least 1. */
+  public static int maxIterations(PlannerConfig config) {
+    return config.intValue("max-iterations", 1);
   }
 }

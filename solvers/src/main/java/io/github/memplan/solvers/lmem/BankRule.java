@@ -21,17 +21,4 @@ public enum BankRule {
   public String id() {
     return name().toLowerCase(Locale.ROOT);
   }
-
-  /** The rule named {@code value} (case-insensitive, trimmed); {@code key} names the parameter. */
-  public static BankRule parse(String key, String value) {
-    String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-    return switch (v) {
-      case "off" -> OFF;
-      case "soft" -> SOFT;
-      case "hard" -> HARD;
-      default ->
-          throw new IllegalArgumentException(
-              "parameter '" + key + "' must be off, soft or hard, not '" + value + "'");
-    };
-  }
 }

@@ -166,18 +166,6 @@ public final class LmemExactPlanner implements Planner<LmemInstance, LmemSolutio
     public String id() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
-
-    /** The goal named {@code value}. */
-    public static Goal parse(String value) {
-      String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
-      return switch (v) {
-        case "optimise", "optimize" -> OPTIMISE;
-        case "satisfy" -> SATISFY;
-        default ->
-            throw new IllegalArgumentException(
-                "parameter 'goal' must be optimise or satisfy, not '" + value + "'");
-      };
-    }
   }
 
   private static final LmemValidator VALIDATOR = new LmemValidator();

@@ -48,8 +48,7 @@ public record LmemRules(BankRule straddle, BankRule conflict) {
   /** The rules of a resolved configuration that declares {@link #parameters()}. */
   public static LmemRules from(PlannerConfig config) {
     return new LmemRules(
-        BankRule.parse(STRADDLE, config.string(STRADDLE)),
-        BankRule.parse(CONFLICT, config.string(CONFLICT)));
+        config.choice(STRADDLE, BankRule.class), config.choice(CONFLICT, BankRule.class));
   }
 
   /** Whether any rule is hard. */

@@ -160,7 +160,7 @@ class TransferSearchTest {
                   Planners.<GroupProblem, Grouping>get(planner, GroupProblem.class)
                       .create(Map.of("lmem", "test-lmem-stack", "moves", "maybe")))
           .hasMessageContaining("planner '" + planner + "'")
-          .hasMessageContaining("moves must be on or off: maybe");
+          .hasMessageContaining("parameter 'moves' must be on or off, not 'maybe'");
     }
   }
 

@@ -218,9 +218,18 @@ class TimefoldPlannerTest {
         .hasMessageContaining("timefold");
     assertThatThrownBy(() -> provider.create(Map.of("unimproved-time", "soon")))
         .hasMessageContaining("timefold");
-    assertThat(TimefoldPlannerProvider.duration("none")).isNull();
-    assertThat(TimefoldPlannerProvider.duration("500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(TimefoldPlannerProvider.duration("PT1M")).isEqualTo(Duration.ofMinutes(1));
+    assertThatThrownBy(() -> provider.create(Map.of("unimproved-time", "0s")))
+        .hasMessageContaining("timefold")
+        .hasMessageContaining("positive");
+    assertThat(unimproved(provider, "none")).isNull();
+    assertThat(unimproved(provider, "500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(unimproved(provider, "PT1M")).isEqualTo(Duration.ofMinutes(1));
+  }
+
+  private static Duration unimproved(TimefoldPlannerProvider provider, String text) {
+    return ((TimefoldPlanner) provider.create(Map.of("unimproved-time", text)))
+        .options()
+        .unimproved();
   }
 
   @Test
