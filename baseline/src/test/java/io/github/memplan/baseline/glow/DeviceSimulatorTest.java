@@ -6,6 +6,7 @@ import io.github.memplan.core.device.BufferKind;
 import io.github.memplan.core.device.BufferRecord;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
+import io.github.memplan.core.device.DeviceProblem;
 import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
@@ -34,7 +35,7 @@ class DeviceSimulatorTest {
   }
 
   static List<String> ids() {
-    return DeviceAllocators.ALL.stream().map(DeviceAllocators.Info::id).toList();
+    return DeviceAllocators.IDS;
   }
 
   static DeviceRun run(DeviceTrace t, String id) {
@@ -45,7 +46,9 @@ class DeviceSimulatorTest {
   void everyAllocatorGivesAValidDeterministicRun() {
     for (String id : ids()) {
       DeviceRun r = run(serving(3), id);
-      assertThat(DeviceRunValidator.validate(r)).as(id).isEmpty();
+      assertThat(new DeviceRunValidator().validate(new DeviceProblem(serving(3), L), r))
+          .as(id)
+          .isEmpty();
       assertThat(run(serving(3), id)).as(id).isEqualTo(r);
       assertThat(r.samples()).hasSize(serving(3).events().size());
       assertThat(r.inferencesServed() + r.inferencesFailed() + r.inferencesSkipped())
