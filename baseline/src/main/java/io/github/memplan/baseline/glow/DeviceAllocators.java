@@ -29,24 +29,12 @@ import java.util.function.LongSupplier;
 public final class DeviceAllocators {
   private DeviceAllocators() {}
 
-  /** One allocator's id and description, for listings. */
-  public record Info(String id, String description) {}
-
-  public static final List<Info> ALL =
-      List.of(
-          new Info(
-              "linear", "first free region big enough, one allocator for code and data (seed)"),
-          new Info(
-              "pool",
-              "linear allocator for code and constants, per-network placeholder pools (seed)"),
-          new Info(
-              "bidirectional",
-              "code and constants grow up, placeholders grow down until they collide (seed)"),
-          new Info(
-              "combined",
-              "code region linear; data region: constants linear up, placeholder pools down (seed)"),
-          new Info("best-fit", "smallest free region big enough, code and data together"),
-          new Info("buddy", "binary buddy system, 4 KiB minimum block, code and data together"));
+  /**
+   * The allocator ids, in the seed's order and then the two for comparison; each is registered as a
+   * planner by {@link DeviceAllocatorProvider}.
+   */
+  public static final List<String> IDS =
+      List.of("linear", "pool", "bidirectional", "combined", "best-fit", "buddy");
 
   /** A fresh allocator {@code id} over {@code layout}. */
   public static DeviceAllocator create(String id, DeviceLayout layout) {
@@ -86,11 +74,7 @@ public final class DeviceAllocators {
       }
       default ->
           throw new IllegalArgumentException(
-              "unknown allocator '"
-                  + id
-                  + "' (known: "
-                  + String.join(", ", ALL.stream().map(Info::id).toList())
-                  + ")");
+              "unknown allocator '" + id + "' (known: " + String.join(", ", IDS) + ")");
     };
   }
 

@@ -4,6 +4,7 @@ import io.github.memplan.core.device.BufferKind;
 import io.github.memplan.core.device.BufferRecord;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
+import io.github.memplan.core.device.DeviceProblem;
 import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
@@ -119,7 +120,7 @@ public final class DeviceSimulator {
               served.size(),
               peakLive,
               peakHeld);
-      List<Violation> v = DeviceRunValidator.validate(run);
+      List<Violation> v = new DeviceRunValidator().validate(new DeviceProblem(trace, layout), run);
       if (!v.isEmpty()) {
         throw new IllegalStateException(
             "allocator " + alloc.id() + " produced an invalid run: " + v.get(0));

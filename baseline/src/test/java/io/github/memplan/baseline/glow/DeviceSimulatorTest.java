@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.device.BufferKind;
 import io.github.memplan.core.device.BufferRecord;
+import io.github.memplan.core.device.DeviceAllocatorContract;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
+import io.github.memplan.core.device.DeviceProblem;
 import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
@@ -21,20 +23,14 @@ class DeviceSimulatorTest {
   static final long MIB = 1 << 20;
   static final DeviceLayout L = DeviceLayout.of(64 * MIB);
 
-  static final List<Network> CATALOGUE =
-      List.of(
-          new Network("a", 300_000, 3 * MIB, List.of(150_528L), List.of(4000L), List.of(), 2 * MIB),
-          new Network("b", 500_000, 9 * MIB, List.of(600_000L), List.of(1000L), List.of(), 5 * MIB),
-          new Network("c", 100_000, MIB, List.of(64L), List.of(64L), List.of(8192L), 700_000),
-          new Network("d", 800_000, 14 * MIB, List.of(MIB), List.of(MIB), List.of(), 3 * MIB),
-          new Network("e", 200_000, 500_000, List.of(4096L), List.of(), List.of(), 100_000));
+  static final List<Network> CATALOGUE = DeviceAllocatorContract.CATALOGUE;
 
   static DeviceTrace serving(long seed) {
     return TraceGenerators.serving(CATALOGUE, seed, new TraceGenerators.Serving(3, 3, 120, 20));
   }
 
   static List<String> ids() {
-    return DeviceAllocators.ALL.stream().map(DeviceAllocators.Info::id).toList();
+    return DeviceAllocators.IDS;
   }
 
   static DeviceRun run(DeviceTrace t, String id) {
@@ -45,7 +41,9 @@ class DeviceSimulatorTest {
   void everyAllocatorGivesAValidDeterministicRun() {
     for (String id : ids()) {
       DeviceRun r = run(serving(3), id);
-      assertThat(DeviceRunValidator.validate(r)).as(id).isEmpty();
+      assertThat(new DeviceRunValidator().validate(new DeviceProblem(serving(3), L), r))
+          .as(id)
+          .isEmpty();
       assertThat(run(serving(3), id)).as(id).isEqualTo(r);
       assertThat(r.samples()).hasSize(serving(3).events().size());
       assertThat(r.inferencesServed() + r.inferencesFailed() + r.inferencesSkipped())

@@ -1,5 +1,6 @@
 package io.github.memplan.core.device;
 
+import io.github.memplan.core.solve.Validator;
 import io.github.memplan.core.solve.Violation;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,25 +11,44 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Re-checks a {@link DeviceRun} from its buffer records alone: every buffer inside DRAM; logging
- * only in the logging carve-out and nothing else there; with separate code, code only in the code
- * region and nothing else there; no two buffers that were live at the same moment overlap in bytes.
- * Returns the violations, never throws.
+ * Re-checks a {@link DeviceRun} of a {@link DeviceProblem} from its buffer records alone: the run
+ * is of the problem's trace and layout; every buffer is allocated and freed at events of the trace;
+ * every buffer inside DRAM; logging only in the logging carve-out and nothing else there; with
+ * separate code, code only in the code region and nothing else there; no two buffers that were live
+ * at the same moment overlap in bytes. Returns the violations, never throws.
  *
  * <p>Time is counted in half-events: a buffer allocated at event {@code a} and freed at a later
  * event {@code f} lives {@code [2a, 2f)}; one allocated and released within the same event (the
  * rollback of a failed inference or load) lives {@code [2a, 2a + 1)}, so it conflicts with every
  * buffer placed in that event.
  */
-public final class DeviceRunValidator {
-  private DeviceRunValidator() {}
-
-  public static List<Violation> validate(DeviceRun run) {
+public final class DeviceRunValidator implements Validator<DeviceProblem, DeviceRun> {
+  @Override
+  public List<Violation> validate(DeviceProblem problem, DeviceRun run) {
     List<Violation> v = new ArrayList<>();
+    if (!run.trace().equals(problem.trace().name())) {
+      v.add(
+          new Violation(
+              "trace",
+              "the run replays trace "
+                  + run.trace()
+                  + ", not the problem's "
+                  + problem.trace().name()));
+    }
+    if (!run.layout().equals(problem.layout())) {
+      v.add(new Violation("layout", "the run's DRAM layout is not the problem's"));
+      return v;
+    }
     DeviceLayout l = run.layout();
+    int events = problem.trace().events().size();
     for (BufferRecord r : run.buffers()) {
       BufferRecord.Common c = r.common();
       String who = describe(c);
+      if (c.allocated() < -1 || c.allocated() >= events || c.freed() >= events) {
+        v.add(
+            new Violation(
+                "event", who + " is allocated or freed outside the trace's " + events + " events"));
+      }
       if (c.size() <= 0 || c.offset() < 0 || c.offset() + c.size() > l.dram()) {
         v.add(new Violation("bounds", who + " is not inside the DRAM of " + l.dram() + " B"));
         continue;
@@ -96,10 +116,6 @@ public final class DeviceRunValidator {
       }
     }
     return v;
-  }
-
-  public static boolean isValid(DeviceRun run) {
-    return validate(run).isEmpty();
   }
 
   private static long begin(BufferRecord.Common c) {

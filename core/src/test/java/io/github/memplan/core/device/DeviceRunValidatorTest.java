@@ -19,10 +19,51 @@ class DeviceRunValidatorTest {
     };
   }
 
+  /** Trace {@code t}: network {@code n} loaded, then three inferences one after the other. */
+  static final DeviceProblem P =
+      new DeviceProblem(
+          new DeviceTrace(
+              "t",
+              List.of(new Network("n", 100, 100, List.of(64L), List.of(64L), List.of(), 0)),
+              List.of(
+                  DeviceEvent.load("n"),
+                  DeviceEvent.start("n", 0),
+                  DeviceEvent.finish("n", 0),
+                  DeviceEvent.start("n", 1),
+                  DeviceEvent.finish("n", 1),
+                  DeviceEvent.start("n", 2),
+                  DeviceEvent.finish("n", 2))),
+          L);
+
+  static DeviceRun run(boolean separate, BufferRecord... r) {
+    return new DeviceRun(
+        "t", "x", L, separate, List.of(r), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0);
+  }
+
   static List<Violation> check(boolean separate, BufferRecord... r) {
-    DeviceRun run =
-        new DeviceRun("t", "x", L, separate, List.of(r), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0);
-    return DeviceRunValidator.validate(run);
+    return new DeviceRunValidator().validate(P, run(separate, r));
+  }
+
+  @Test
+  void theRunIsOfTheProblemsTraceLayoutAndEvents() {
+    BufferRecord code = rec(0, BufferKind.CODE, 0, 100, 0, -1);
+    assertThat(new DeviceRunValidator().isValid(P, run(true, code))).isTrue();
+    DeviceProblem otherTrace =
+        new DeviceProblem(new DeviceTrace("u", P.trace().networks(), P.trace().events()), L);
+    assertThat(new DeviceRunValidator().validate(otherTrace, run(true, code)))
+        .extracting(Violation::rule)
+        .containsExactly("trace");
+    DeviceProblem otherLayout =
+        new DeviceProblem(P.trace(), DeviceLayout.of(1 << 20, 1 << 17, 1 << 12));
+    assertThat(new DeviceRunValidator().validate(otherLayout, run(true, code)))
+        .extracting(Violation::rule)
+        .containsExactly("layout");
+    assertThat(check(true, rec(0, BufferKind.CODE, 0, 100, 7, -1)))
+        .extracting(Violation::rule)
+        .containsExactly("event");
+    assertThat(check(false, rec(0, BufferKind.INPUT, 1000, 100, 1, 7)))
+        .extracting(Violation::rule)
+        .containsExactly("event");
   }
 
   @Test

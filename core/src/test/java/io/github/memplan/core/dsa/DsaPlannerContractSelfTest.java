@@ -1,8 +1,8 @@
 package io.github.memplan.core.dsa;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import io.github.memplan.core.solve.ContractRuns;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import java.util.List;
@@ -12,8 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Event;
 
 /**
  * Shows that {@link DsaPlannerContract} fails broken planners: each nested contract below runs the
@@ -92,29 +90,11 @@ class DsaPlannerContractSelfTest {
   }
 
   private static EngineExecutionResults runContract(Class<?> contract) {
-    return EngineTestKit.engine("junit-jupiter")
-        .configurationParameter(
-            "junit.jupiter.conditions.deactivate", "org.junit.*DisabledCondition")
-        .selectors(selectClass(contract))
-        .execute();
+    return ContractRuns.run(contract);
   }
 
-  /** Display names of the failed tests, each with its failure message. */
   private static Map<String, String> failures(EngineExecutionResults results) {
-    return results.testEvents().failed().stream()
-        .collect(
-            java.util.stream.Collectors.toMap(
-                e -> e.getTestDescriptor().getDisplayName(),
-                DsaPlannerContractSelfTest::message,
-                (a, b) -> a,
-                java.util.TreeMap::new));
-  }
-
-  private static String message(Event e) {
-    return e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable)
-        .map(t -> t + (t.getCause() == null ? "" : " caused by " + t.getCause()))
-        .orElse("");
+    return ContractRuns.failures(results);
   }
 
   @Test

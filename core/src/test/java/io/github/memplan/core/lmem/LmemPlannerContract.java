@@ -297,28 +297,14 @@ public abstract class LmemPlannerContract {
         instances,
         budget,
         (i, ctx) -> planner().solve(i, ctx),
-        (i, out) -> {
-          if (out.status().hasSolution()) {
-            assertSolved(i, out);
-          } else {
-            assertThat(out.status())
-                .as("status on '%s' (%s)", i.name(), out.message())
-                .isEqualTo(Status.NO_SOLUTION_IN_BUDGET);
-          }
-        },
+        ExhaustedBudgets.solvedOrNoSolution(
+            LmemPlannerContract::assertSolved, i -> "'" + i.name() + "'"),
         RUN_SEED);
   }
 
   /** A cancelled budget and a zero deadline, each over the fixtures and a few random instances. */
   @TestFactory
   public Stream<DynamicTest> exhaustedBudgets() {
-    return Stream.of("cancelled", "zero deadline")
-        .map(
-            name ->
-                DynamicTest.dynamicTest(
-                    name,
-                    () ->
-                        checkExhausted(
-                            ExhaustedBudgets.KINDS.get(name.equals("cancelled") ? 0 : 1))));
+    return ExhaustedBudgets.dynamicTests(this::checkExhausted);
   }
 }

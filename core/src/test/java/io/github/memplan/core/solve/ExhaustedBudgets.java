@@ -4,7 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 
 /** Runs a planner under budgets that are exhausted from the start, for the contract tests. */
 public final class ExhaustedBudgets {
@@ -33,5 +37,34 @@ public final class ExhaustedBudgets {
       }
       check.accept(inst, out);
     }
+  }
+
+  /**
+   * The check of an outcome under an exhausted budget: a solution, which {@code assertSolved}
+   * checks, or {@code NO_SOLUTION_IN_BUDGET}.
+   */
+  public static <I, S> BiConsumer<I, Outcome<S>> solvedOrNoSolution(
+      BiConsumer<I, Outcome<S>> assertSolved, Function<I, String> name) {
+    return (inst, out) -> {
+      if (out.status().hasSolution()) {
+        assertSolved.accept(inst, out);
+      } else if (out.status() != Status.NO_SOLUTION_IN_BUDGET) {
+        throw new AssertionError(
+            "status on "
+                + name.apply(inst)
+                + " under an exhausted budget: "
+                + out.status()
+                + " ("
+                + out.message()
+                + "), expected a solution or NO_SOLUTION_IN_BUDGET");
+      }
+    };
+  }
+
+  /** Two dynamic tests, {@code cancelled} and {@code zero deadline}, each running {@code check}. */
+  public static Stream<DynamicTest> dynamicTests(Consumer<Supplier<Budget>> check) {
+    return Stream.of(
+        DynamicTest.dynamicTest("cancelled", () -> check.accept(KINDS.get(0))),
+        DynamicTest.dynamicTest("zero deadline", () -> check.accept(KINDS.get(1))));
   }
 }

@@ -1,15 +1,20 @@
 package io.github.memplan.experiments.cli;
 
-import io.github.memplan.baseline.glow.DeviceAllocators;
-import io.github.memplan.baseline.glow.DeviceSimulator;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.device.DeviceEvent;
 import io.github.memplan.core.device.DeviceLayout;
+import io.github.memplan.core.device.DeviceProblem;
 import io.github.memplan.core.device.DeviceRun;
+import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
 import io.github.memplan.core.device.DeviceTraceFiles;
 import io.github.memplan.core.device.TraceGenerators;
+import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.core.solve.Planners;
+import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.core.solve.Violation;
 import io.github.memplan.experiments.suite.DeviceKind;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -177,26 +183,26 @@ final class DeviceCommand implements Callable<Integer> {
                 dram,
                 codeRegion != null ? codeRegion : DeviceLayout.of(dram).code().size(),
                 logging != null ? logging : DeviceLayout.of(dram).logging().size());
-    List<String> ids = new ArrayList<>();
+    List<PlannerProvider<DeviceProblem, DeviceRun>> allocators = new ArrayList<>();
     if (allocator.equals("all")) {
-      DeviceAllocators.ALL.forEach(i -> ids.add(i.id()));
+      allocators.addAll(Planners.forInstance(DeviceProblem.class));
       if (plot != null) {
         throw new ParameterException(
             spec.commandLine(), "--plot draws one allocator; name one instead of 'all'");
       }
     } else {
-      DeviceAllocators.create(allocator, layout); // fails early on an unknown id
-      ids.add(allocator);
+      allocators.add(Planners.get(allocator, DeviceProblem.class)); // fails early on an unknown id
     }
     DeviceTrace trace = trace(layout);
     if (saveTrace != null) {
       DeviceTraceFiles.write(trace, saveTrace);
     }
+    DeviceProblem problem = new DeviceProblem(trace, layout);
     PrintWriter out = spec.commandLine().getOut();
-    for (String id : ids) {
-      DeviceRun run = DeviceSimulator.run(trace, DeviceAllocators.create(id, layout));
+    for (PlannerProvider<DeviceProblem, DeviceRun> p : allocators) {
+      DeviceRun run = replay(p, problem);
       report(trace, run).print(out, json);
-      if (!json && ids.size() > 1) {
+      if (!json && allocators.size() > 1) {
         out.println();
       }
       if (plot != null) {
@@ -205,6 +211,28 @@ final class DeviceCommand implements Callable<Integer> {
     }
     out.flush();
     return Main.OK;
+  }
+
+  /** The allocator's run, checked by the device validator. */
+  private static DeviceRun replay(
+      PlannerProvider<DeviceProblem, DeviceRun> allocator, DeviceProblem problem) {
+    Outcome<DeviceRun> outcome =
+        allocator.create(Map.of()).solve(problem, SolveContext.unlimited());
+    if (!outcome.status().hasSolution()) {
+      throw new IllegalStateException(
+          "allocator "
+              + allocator.id()
+              + " returned "
+              + outcome.status()
+              + ": "
+              + outcome.message());
+    }
+    List<Violation> v = new DeviceRunValidator().validate(problem, outcome.solution());
+    if (!v.isEmpty()) {
+      throw new IllegalStateException(
+          "allocator " + allocator.id() + " produced an invalid run: " + v.get(0));
+    }
+    return outcome.solution();
   }
 
   private DeviceTrace trace(DeviceLayout layout) throws IOException {

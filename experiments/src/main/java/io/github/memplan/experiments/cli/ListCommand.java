@@ -1,8 +1,9 @@
 package io.github.memplan.experiments.cli;
 
-import io.github.memplan.baseline.glow.DeviceAllocators;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.device.DeviceProblem;
+import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.ir.ModelProvider;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Parameter;
@@ -112,7 +113,8 @@ final class ListCommand implements Callable<Integer> {
         }
       }
       case allocators -> {
-        for (DeviceAllocators.Info a : DeviceAllocators.ALL) {
+        for (PlannerProvider<DeviceProblem, DeviceRun> a :
+            Planners.<DeviceProblem, DeviceRun>forInstance(DeviceProblem.class)) {
           rows.add(new String[] {a.id(), a.description()});
           details.add(List.of());
         }

@@ -1,6 +1,5 @@
 package io.github.memplan.experiments.cli;
 
-import io.github.memplan.baseline.glow.DeviceAllocators;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.experiments.suite.ProblemKind;
@@ -16,8 +15,8 @@ import java.util.Map;
  * {@code memplan list planners --format markdown}: the planner reference {@code docs/planners.md},
  * rendered from the registered providers so that it cannot drift from the code. One section per
  * instance type (with the suite problems that take it), a table of id, package, description and the
- * source followed ({@link PlannerProvider#citation}), then each planner's parameters with defaults;
- * the device problem's allocators last. Output depends only on its arguments.
+ * source followed ({@link PlannerProvider#citation}), then each planner's parameters with defaults.
+ * Output depends only on its arguments.
  */
 final class PlannersMarkdown {
   private PlannersMarkdown() {}
@@ -96,16 +95,6 @@ final class PlannersMarkdown {
           }
         }
       }
-    }
-    sb.append("\n## Device allocators\n\n");
-    sb.append(
-            "Suite problem `device` (`memplan device --allocator ID`, `memplan list allocators`). ")
-        .append(DeviceAllocators.ALL.size())
-        .append(" allocators; they take no parameters. \"(seed)\" marks the allocators")
-        .append(" the Glow/Esperanto runtime's MemoryManagement document describes.\n\n");
-    sb.append("| id | description |\n|---|---|\n");
-    for (DeviceAllocators.Info a : DeviceAllocators.ALL) {
-      sb.append("| `").append(a.id()).append("` | ").append(text(a.description())).append(" |\n");
     }
     return sb.toString();
   }

@@ -1,11 +1,10 @@
 package io.github.memplan.experiments.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.memplan.baseline.glow.DeviceAllocators;
-import io.github.memplan.baseline.glow.DeviceSimulator;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.device.DeviceLayout;
+import io.github.memplan.core.device.DeviceProblem;
 import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
@@ -16,59 +15,33 @@ import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Models;
-import io.github.memplan.core.solve.Direction;
-import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.core.solve.Violation;
+import io.github.memplan.core.solve.Validator;
 import io.github.memplan.experiments.cli.Units;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalDouble;
-import java.util.function.ToLongFunction;
 
 /**
  * {@code device}: a device memory trace replayed against one of the Glow/Esperanto runtime's
- * allocators ({@link DeviceAllocators}; planners are allocator ids and take no parameters). An
- * instances entry is a trace file ({@code .csv}/{@code .json}, relative to the suite file's
- * directory; DRAM 16 GiB) or a generated trace {@code {generate: serving|fragment|pool-hoard|
- * pin-front|buddy-round, seed, dram, networks, depth, inferences, swap-every, models}} with {@code
- * memplan device}'s defaults, the models' buffers sized on the problem's first chip. The allocator
- * is deterministic: the seed only picks the generated trace.
+ * allocators, the planners of {@link DeviceProblem} (they take no parameters), checked by {@link
+ * DeviceRunValidator} and measured by {@code core.device.DeviceMetrics}. An instances entry is a
+ * trace file ({@code .csv}/{@code .json}, relative to the suite file's directory; DRAM 16 GiB) or a
+ * generated trace {@code {generate: serving|fragment|pool-hoard|pin-front|buddy-round, seed, dram,
+ * networks, depth, inferences, swap-every, models}} with {@code memplan device}'s defaults, the
+ * models' buffers sized on the problem's first chip. The allocators are deterministic: the seed
+ * only picks the generated trace.
  */
-public final class DeviceKind implements ProblemKind {
-  /** A trace and the DRAM layout it runs on. */
-  public record Case(DeviceTrace trace, DeviceLayout layout) {}
-
+public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
   /** The serving mix's default catalogue (as {@code memplan device}). */
   public static final String DEFAULT_MODELS =
       "resnet18,resnet50,mobilenetv2,squeezenet1.0,vgg16,efficientnet-b0,bert-base,yolov5s";
 
-  private record M(String id, String unit, Direction d, ToLongFunction<DeviceRun> f) {}
-
-  private static final List<M> METRICS =
-      List.of(
-          new M("networks-served", "count", Direction.HIGHER_IS_BETTER, DeviceRun::networksServed),
-          new M(
-              "inferences-served", "count", Direction.HIGHER_IS_BETTER, r -> r.inferencesServed()),
-          new M("loads-failed", "count", Direction.LOWER_IS_BETTER, DeviceRun::loadsFailed),
-          new M("failures", "count", Direction.LOWER_IS_BETTER, r -> r.failures().size()),
-          new M(
-              "failures-with-free-space",
-              "count",
-              Direction.LOWER_IS_BETTER,
-              r -> r.failuresWithFreeSpace()),
-          new M("peak-live-bytes", "bytes", Direction.LOWER_IS_BETTER, DeviceRun::peakLiveBytes),
-          new M("peak-held-bytes", "bytes", Direction.LOWER_IS_BETTER, DeviceRun::peakHeldBytes),
-          new M(
-              "min-largest-free-block-bytes",
-              "bytes",
-              Direction.HIGHER_IS_BETTER,
-              DeviceRun::minLargestFreeBlock));
+  public DeviceKind() {
+    super(DeviceProblem.class);
+  }
 
   @Override
   public String name() {
@@ -76,46 +49,8 @@ public final class DeviceKind implements ProblemKind {
   }
 
   @Override
-  public List<MetricInfo> metrics() {
-    return METRICS.stream().map(m -> new MetricInfo(m.id(), m.unit(), m.d())).toList();
-  }
-
-  @Override
-  public Map<String, String> resolvePlanner(String id, Map<String, String> params) {
-    if (DeviceAllocators.ALL.stream().noneMatch(i -> i.id().equals(id))) {
-      throw new IllegalArgumentException(
-          "unknown allocator '"
-              + id
-              + "' (known: "
-              + String.join(
-                  ", ", DeviceAllocators.ALL.stream().map(DeviceAllocators.Info::id).toList())
-              + ")");
-    }
-    if (!params.isEmpty()) {
-      throw new IllegalArgumentException(
-          "allocator '"
-              + id
-              + "': unknown parameter '"
-              + params.keySet().iterator().next()
-              + "' (it takes no parameters)");
-    }
-    return Map.of();
-  }
-
-  @Override
-  public RunOutcome run(
-      Object instance, String plannerId, Map<String, String> params, SolveContext ctx) {
-    Case c = (Case) instance;
-    DeviceRun run = DeviceSimulator.run(c.trace(), DeviceAllocators.create(plannerId, c.layout()));
-    List<Violation> v = DeviceRunValidator.validate(run);
-    if (!v.isEmpty()) {
-      return RunOutcome.error("invalid run: " + v.get(0));
-    }
-    Map<String, OptionalDouble> values = new LinkedHashMap<>();
-    for (M m : METRICS) {
-      values.put(m.id(), OptionalDouble.of(m.f().applyAsLong(run)));
-    }
-    return new RunOutcome("FEASIBLE", values, "");
+  protected Validator<DeviceProblem, DeviceRun> validator() {
+    return new DeviceRunValidator();
   }
 
   @Override
@@ -124,7 +59,7 @@ public final class DeviceKind implements ProblemKind {
       List<SuiteInstance> out = new ArrayList<>();
       for (Path f : SuiteFiles.resolve(entry.asText(), ctx.baseDir())) {
         String n = f.getFileName().toString().replaceFirst("\\.(csv|json)$", "");
-        out.add(new SuiteInstance(n, () -> new Case(read(f), DeviceLayout.of(16L << 30))));
+        out.add(new SuiteInstance(n, () -> new DeviceProblem(read(f), DeviceLayout.of(16L << 30))));
       }
       return out;
     }
@@ -161,7 +96,7 @@ public final class DeviceKind implements ProblemKind {
         new SuiteInstance(
             name,
             () ->
-                new Case(
+                new DeviceProblem(
                     generate(kind, models, chip, Lowering.Quantize.F32, layout, seed, serving),
                     layout)));
   }

@@ -139,7 +139,7 @@ public final class ExactPlanner implements Planner<DsaInstance, DsaSolution> {
   @Override
   public Outcome<DsaSolution> solve(DsaInstance instance, SolveContext ctx) {
     if (instance.size() > LARGE) {
-      return WindowRepair.solve(instance, ctx);
+      return WindowRepair.solve(instance, ctx, options);
     }
     if (instance.size() <= DEEP) {
       return new Run(instance, ctx).solve();

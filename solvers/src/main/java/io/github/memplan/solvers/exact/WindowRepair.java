@@ -34,6 +34,17 @@ import java.util.TreeMap;
  * (the step is the whole gap) and the loop ends when the peak meets the bound, the step falls below
  * the granularity, or the budget runs out.
  *
+ * <p>{@code exact}'s options apply as follows. {@code mode=decide}: the targets stop at the
+ * capacity (rounded down to the granularity) instead of the lower bound, so the run ends as soon as
+ * a placement within the capacity is found, at once when the start fits. {@code orders}: the
+ * preorders of every window's search. {@code node-limit}: a cap on the search nodes of all windows
+ * together (each window gets at most {@link #NODES} and what is left of the cap); the window search
+ * running when the cap is reached stops there. {@code warm-start}: the planner runs on the whole
+ * instance, and its placement, if valid and of a lower peak than the greedy's, is the start. The
+ * run's budget reaches every window: they search under it (a cancellation or the deadline stops the
+ * window search at once), and a step cap counts the nodes of all windows together, as {@code
+ * node-limit} does.
+ *
  * <p>This is in the spirit of MiniMalloc's decomposition (Moffitt, ASPLOS 2023): exact search on
  * parts of the timeline, here on overlapping windows with their borders frozen, so that only the
  * lower bound, never the window search, can prove optimality. The result is {@code OPTIMAL} only
@@ -48,6 +59,7 @@ final class WindowRepair {
 
   private final DsaInstance inst;
   private final SolveContext ctx;
+  private final ExactPlanner.Options options;
   private final Budget budget;
   private final int n;
   private final long[] off;
@@ -59,10 +71,13 @@ final class WindowRepair {
   private final Map<String, Number> stats = new TreeMap<>();
   private long windows;
   private long repaired;
+  private long nodes; // searched by the windows so far
 
-  private WindowRepair(DsaInstance inst, SolveContext ctx, long[] start) {
+  private WindowRepair(
+      DsaInstance inst, SolveContext ctx, ExactPlanner.Options options, long[] start) {
     this.inst = inst;
     this.ctx = ctx;
+    this.options = options;
     // the repairs stop Budget.wrapUp before the deadline: the placement is then validated and
     // returned within the budget (a second at 100,000 buffers)
     this.budget = ctx.budget().keepingBack(ctx.budget().wrapUp(inst.size()));
@@ -90,9 +105,11 @@ final class WindowRepair {
   }
 
   /**
-   * Solves {@code inst} (more than {@link ExactPlanner#LARGE} buffers) within the context's budget.
+   * Solves {@code inst} (more than {@link ExactPlanner#LARGE} buffers) within the context's budget,
+   * under {@code exact}'s {@code options}.
    */
-  static Outcome<DsaSolution> solve(DsaInstance inst, SolveContext ctx) {
+  static Outcome<DsaSolution> solve(
+      DsaInstance inst, SolveContext ctx, ExactPlanner.Options options) {
     long t0 = System.nanoTime();
     long lb = LowerBounds.maxLoadAndSizes(inst);
     long g = 0;
@@ -113,15 +130,36 @@ final class WindowRepair {
     if (pick == null) {
       return Outcome.infeasible("buffers with fixed offsets overlap");
     }
-    DsaSolution greedy = pick.solution();
-    WindowRepair r = new WindowRepair(inst, ctx, greedy.offsets());
-    long peak = inst.peak(greedy);
-    r.stats.put("incumbent-source-greedy", peak);
-    r.stats.put("incumbent-source-" + pick.rule(), peak);
-    ctx.progress().improved(peak, lb, "greedy");
-    long step = peak - lb;
-    while (peak > lb && step >= g && !r.budget.exhausted()) {
-      long target = Math.max(lb, (peak - step) / g * g);
+    DsaSolution start = pick.solution();
+    Map<String, Number> startStats = new TreeMap<>();
+    startStats.put("incumbent-source-greedy", inst.peak(start));
+    startStats.put("incumbent-source-" + pick.rule(), inst.peak(start));
+    String source = "greedy";
+    if (options.warmStart() != null && !ctx.budget().exhausted()) {
+      Outcome<DsaSolution> warm = options.warmStart().solve(inst, ctx);
+      if (warm.status().hasSolution()
+          && warm.solution().size() == inst.size()
+          && new DsaValidator()
+              .isValid(inst.withCapacity(DsaInstance.UNBOUNDED), warm.solution())) {
+        long warmPeak = inst.peak(warm.solution());
+        startStats.put("warm-start-peak", warmPeak);
+        if (warmPeak < inst.peak(start)) {
+          start = warm.solution();
+          source = "warm start";
+          startStats.put("incumbent-source-" + source, warmPeak);
+        }
+      }
+    }
+    WindowRepair r = new WindowRepair(inst, ctx, options, start.offsets());
+    r.stats.putAll(startStats);
+    long peak = inst.peak(start);
+    ctx.progress().improved(peak, lb, source);
+    // minimise: down to the lower bound; decide: down to the capacity
+    long goal =
+        options.mode() == ExactPlanner.Mode.DECIDE ? Math.max(lb, inst.capacity() / g * g) : lb;
+    long step = peak - goal;
+    while (peak > goal && step >= g && !r.stopped()) {
+      long target = Math.max(goal, (peak - step) / g * g);
       if (target > inst.capacity()) {
         target = inst.capacity() / g * g;
       }
@@ -146,6 +184,7 @@ final class WindowRepair {
     r.stats.put("lower-bound", lb);
     r.stats.put("windows", r.windows);
     r.stats.put("windows-repaired", r.repaired);
+    r.stats.put("nodes", r.nodes);
     r.stats.put("millis", (System.nanoTime() - t0) / 1e6);
     Outcome<DsaSolution> out =
         peak == lb
@@ -157,6 +196,24 @@ final class WindowRepair {
                 Map.of(),
                 "anytime window repair (" + inst.size() + " buffers > " + ExactPlanner.LARGE + ")");
     return out.withStats(r.stats);
+  }
+
+  /**
+   * The options of a window's search under the run's {@code options} after {@code nodesSpent}
+   * nodes: decide mode, the run's preorders, at most {@link #NODES} nodes and what is left of the
+   * run's node limit, no warm start.
+   */
+  static ExactPlanner.Options windowOptions(ExactPlanner.Options options, long nodesSpent) {
+    long limit = NODES;
+    if (options.nodeLimit() > 0) {
+      limit = Math.min(limit, options.nodeLimit() - nodesSpent);
+    }
+    return new ExactPlanner.Options(ExactPlanner.Mode.DECIDE, options.orders(), limit, null);
+  }
+
+  /** The budget (its step cap counting the windows' nodes) or the node limit is spent. */
+  private boolean stopped() {
+    return budget.exhausted(nodes) || (options.nodeLimit() > 0 && nodes >= options.nodeLimit());
   }
 
   private long peak() {
@@ -174,7 +231,7 @@ final class WindowRepair {
       if (off[v] + size[v] <= target) {
         continue;
       }
-      if (budget.exhausted()) {
+      if (stopped()) {
         return false;
       }
       if (!repair(v, target, WINDOW) && !repair(v, target, 4 * WINDOW)) {
@@ -196,7 +253,7 @@ final class WindowRepair {
     boolean grown = true;
     while (grown) {
       grown = false;
-      if (budget.exhausted()) {
+      if (stopped()) {
         return false;
       }
       for (int k = 0; k < n; k++) {
@@ -239,12 +296,9 @@ final class WindowRepair {
       sub.add(inst.buffer(i).withFixedOffset(off[i]));
     }
     DsaInstance part = DsaInstance.of(inst.name() + "@" + t0 + "-" + t1, sub).withCapacity(target);
-    ExactPlanner decide =
-        new ExactPlanner(
-            ExactPlanner.Options.defaults()
-                .withMode(ExactPlanner.Mode.DECIDE)
-                .withNodeLimit(NODES));
+    ExactPlanner decide = new ExactPlanner(windowOptions(options, nodes));
     Outcome<DsaSolution> out = decide.solve(part, SolveContext.of(ctx.seed(), budget));
+    nodes += out.stats().getOrDefault("nodes", 0.0).longValue();
     if (!out.status().hasSolution()) {
       return false;
     }

@@ -7,13 +7,16 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaPlannerContract;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.LowerBounds;
+import io.github.memplan.core.dsa.NaiveStackPlanner;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.ProgressListener;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +37,11 @@ class WindowRepairTest {
   }
 
   static Outcome<DsaSolution> repair(DsaInstance in, Budget budget) {
-    return WindowRepair.solve(in, SolveContext.of(1, budget));
+    return repair(in, budget, ExactPlanner.Options.defaults());
+  }
+
+  static Outcome<DsaSolution> repair(DsaInstance in, Budget budget, ExactPlanner.Options options) {
+    return WindowRepair.solve(in, SolveContext.of(1, budget), options);
   }
 
   @Test
@@ -90,5 +97,119 @@ class WindowRepairTest {
     long tight = LowerBounds.maxLoad(in) - 1024;
     assertThat(repair(in.withCapacity(tight), Budget.of(Duration.ofSeconds(5))).status())
         .isEqualTo(Status.INFEASIBLE);
+  }
+
+  /** Decide mode stops at the capacity: at once when the greedy fits, else once a repair does. */
+  @Test
+  void decideStopsAtTheCapacity() {
+    DsaInstance in = chain(3_000, 2);
+    long greedy = in.peak(Greedies.best(in));
+    long lb = LowerBounds.maxLoad(in);
+    ExactPlanner.Options decide =
+        ExactPlanner.Options.defaults().withMode(ExactPlanner.Mode.DECIDE);
+    Outcome<DsaSolution> fits =
+        repair(in.withCapacity(greedy), Budget.of(Duration.ofSeconds(30)), decide);
+    assertThat(fits.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(in.peak(fits.solution())).isEqualTo(greedy);
+    assertThat(fits.stats().get("windows")).isZero();
+    // minimise repairs the same start down to the bound (repairsTheGreedyDownToTheBound)
+    assertThat(
+            repair(in.withCapacity(greedy), Budget.of(Duration.ofSeconds(60)))
+                .stats()
+                .get("windows"))
+        .isPositive();
+    long between = greedy - 1024;
+    assertThat(between).isGreaterThan(lb);
+    Outcome<DsaSolution> repaired =
+        repair(in.withCapacity(between), Budget.of(Duration.ofSeconds(30)), decide);
+    DsaPlannerContract.assertSolved(in.withCapacity(between), repaired);
+    assertThat(repaired.stats().get("windows")).isPositive();
+  }
+
+  /** The run's preorders and what is left of its node limit go to every window's search. */
+  @Test
+  void ordersAndNodeLimitReachTheWindows() {
+    ExactPlanner.Options run =
+        new ExactPlanner.Options(ExactPlanner.Mode.MINIMISE, List.of("L", "ZW"), 50_000, null);
+    ExactPlanner.Options window = WindowRepair.windowOptions(run, 45_000);
+    assertThat(window.mode()).isEqualTo(ExactPlanner.Mode.DECIDE);
+    assertThat(window.orders()).containsExactly("L", "ZW");
+    assertThat(window.nodeLimit()).isEqualTo(5_000);
+    assertThat(window.warmStart()).isNull();
+    assertThat(WindowRepair.windowOptions(ExactPlanner.Options.defaults(), 0).nodeLimit())
+        .isEqualTo(WindowRepair.NODES);
+    // on a run: other orders search differently; a node limit caps the windows' nodes together
+    DsaInstance in = chain(3_000, 2);
+    double byDefault = repair(in, Budget.of(Duration.ofSeconds(60))).stats().get("nodes");
+    Outcome<DsaSolution> byL =
+        repair(
+            in,
+            Budget.of(Duration.ofSeconds(60)),
+            new ExactPlanner.Options(ExactPlanner.Mode.MINIMISE, List.of("L"), 0, null));
+    DsaPlannerContract.assertSolved(in, byL);
+    assertThat(byL.stats().get("nodes")).isNotEqualTo(byDefault);
+    Outcome<DsaSolution> capped =
+        repair(
+            in,
+            Budget.of(Duration.ofSeconds(60)),
+            ExactPlanner.Options.defaults().withNodeLimit(3));
+    DsaPlannerContract.assertSolved(in, capped);
+    assertThat(capped.stats().get("nodes")).isBetween(1.0, 3.0);
+    assertThat(capped.status()).isEqualTo(Status.FEASIBLE);
+  }
+
+  /** A warm start better than the greedy is the start; a worse one is measured and left. */
+  @Test
+  void warmStartSeedsTheRepair() {
+    DsaInstance in = chain(3_000, 2);
+    DsaSolution optimal = repair(in, Budget.of(Duration.ofSeconds(60))).solution();
+    Outcome<DsaSolution> better =
+        repair(
+            in,
+            Budget.of(Duration.ofSeconds(60)),
+            ExactPlanner.Options.defaults()
+                .withWarmStart((i, ctx) -> Outcome.feasible(optimal, OptionalLong.empty())));
+    assertThat(better.status()).isEqualTo(Status.OPTIMAL);
+    assertThat(better.stats()).containsKey("incumbent-source-warm start");
+    assertThat(better.stats().get("windows")).isZero();
+    DsaSolution stacked = new NaiveStackPlanner().solve(in, SolveContext.unlimited()).solution();
+    Outcome<DsaSolution> worse =
+        repair(
+            in,
+            Budget.of(Duration.ofSeconds(60)),
+            ExactPlanner.Options.defaults()
+                .withWarmStart((i, ctx) -> Outcome.feasible(stacked, OptionalLong.empty())));
+    assertThat(worse.stats())
+        .containsEntry("warm-start-peak", (double) in.peak(stacked))
+        .doesNotContainKey("incumbent-source-warm start");
+    assertThat(worse.stats().get("windows")).isPositive();
+  }
+
+  /** The run's budget reaches the windows: a step cap counts their nodes, a cancellation stops. */
+  @Test
+  void theBudgetStopsTheWindows() {
+    DsaInstance in = chain(3_000, 2);
+    Outcome<DsaSolution> capped = repair(in, Budget.of(Duration.ofSeconds(60), 100));
+    DsaPlannerContract.assertSolved(in, capped);
+    // the window running when the cap is reached may take up to the cap itself
+    assertThat(capped.stats().get("nodes")).isLessThan(200.0);
+    // cancelled once the start is reported: no window searches, the start is returned
+    Budget budget = Budget.unlimited();
+    ProgressListener cancelAtStart =
+        (objective, bound, note) -> {
+          if (note.equals("greedy")) {
+            budget.cancel();
+          }
+        };
+    Outcome<DsaSolution> cancelled =
+        WindowRepair.solve(
+            in,
+            SolveContext.of(1, budget).withProgress(cancelAtStart),
+            ExactPlanner.Options.defaults());
+    DsaPlannerContract.assertSolved(in, cancelled);
+    assertThat(cancelled.status()).isEqualTo(Status.FEASIBLE);
+    assertThat(in.peak(cancelled.solution())).isEqualTo(in.peak(Greedies.best(in)));
+    assertThat(cancelled.stats().get("windows")).isZero();
+    assertThat(cancelled.stats().get("nodes")).isZero();
   }
 }
