@@ -65,7 +65,7 @@ public final class GreedyPlannerProvider implements PlannerProvider<DsaInstance,
       }
       long peak = instance.peak(pick.solution());
       if (peak > instance.capacity()) {
-        return Outcome.noSolution(
+        return Outcome.failedToPlace(
             bound, "greedy peak " + peak + " exceeds the capacity " + instance.capacity());
       }
       Outcome<DsaSolution> out =
