@@ -286,7 +286,8 @@ final class DsaCommand implements Callable<Integer> {
       long peak = in.peak(solved.solution());
       r.add("peakBytes", "peak", peak, PlanRun.bytes(peak));
       r.add("lowerBound", "lower bound", lowerBound, PlanRun.bytes(lowerBound) + ", max load");
-      Double ratio = lowerBound > 0 ? (double) peak / lowerBound : (peak == 0 ? 1.0 : null);
+      // as the peak-over-lower-bound metric: no ratio over a zero bound
+      Double ratio = lowerBound > 0 ? (double) peak / lowerBound : null;
       r.add(
           "ratio",
           "peak / bound",

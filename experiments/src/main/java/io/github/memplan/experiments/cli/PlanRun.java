@@ -6,128 +6,139 @@ import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.solve.Budget;
-import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.core.solve.Status;
-import io.github.memplan.core.solve.Violation;
+import io.github.memplan.experiments.measure.GuardedSolve;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.measure.RunStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * One planner run on a DSA instance, with the validator between the planner and anything printed: a
- * solution that breaks a rule never reaches the output.
+ * One planner run on a DSA instance through {@link GuardedSolve} (the suites' run path): the
+ * validator stands between the planner and anything printed, so a solution that breaks a rule never
+ * reaches the output, and the numbers are the suites' metric values ({@code peak-bytes}, {@code
+ * lower-bound-bytes}, {@code peak-over-lower-bound}).
  *
  * @param planner the planner id
  * @param config the resolved parameters, defaults included
  * @param seed the run's seed
  * @param status how the run ended
- * @param message the planner's note, possibly empty
+ * @param message the planner's note (why, for {@code ERROR} and {@code TIMEOUT}), possibly empty
  * @param solution the validated solution, or {@code null}
- * @param peak {@code max(offset + size)}, or -1 without a solution
- * @param lowerBound the max-load lower bound ({@link LowerBounds#maxLoad})
+ * @param peak {@code peak-bytes}: {@code max(offset + size)}, or -1 without a solution
+ * @param lowerBound {@code lower-bound-bytes}: the larger of max load and the planner's bound, or
+ *     -1 when the run ended without an outcome (a timeout)
+ * @param ratio {@code peak-over-lower-bound}, empty without a solution or with a zero bound
+ * @param maxLoad the max-load lower bound ({@link LowerBounds#maxLoad})
  * @param plannerBound the lower bound the planner claims, if any (not checked)
  * @param buffers the number of buffers
- * @param millis the planner's wall-clock time
+ * @param millis the run's wall-clock time (solve, validation, measurement)
  */
 record PlanRun(
     String planner,
     Map<String, String> config,
     long seed,
-    Status status,
+    RunStatus status,
     String message,
     DsaSolution solution,
     long peak,
     long lowerBound,
+    OptionalDouble ratio,
+    long maxLoad,
     OptionalLong plannerBound,
     int buffers,
     double millis) {
 
   static PlanRun run(DsaInstance instance, PlanOptions opts) {
-    return run(instance, opts, opts.planner);
+    return run(instance, opts, Planners.get(opts.planner, DsaInstance.class));
   }
 
-  /** Runs planner {@code plannerId} with the options' parameters, seed and time limit. */
-  static PlanRun run(DsaInstance instance, PlanOptions opts, String plannerId) {
-    return run(instance, opts, Planners.get(plannerId, DsaInstance.class));
-  }
-
-  /** Runs the planner of {@code provider} with the options' parameters, seed and time limit. */
+  /**
+   * Runs the planner of {@code provider} with the options' parameters, seed and time limit. A
+   * planner that throws throws here (an {@link OutOfMemoryError} or {@link StackOverflowError} as
+   * one line), and an invalid solution is a {@link Main.Failure}.
+   */
   static PlanRun run(
       DsaInstance instance, PlanOptions opts, PlannerProvider<DsaInstance, DsaSolution> provider) {
     PlannerConfig config =
         PlannerConfig.resolve(provider.id(), provider.parameters(), opts.params());
     Planner<DsaInstance, DsaSolution> planner = provider.create(config);
-    long lowerBound = LowerBounds.maxLoad(instance);
-
     SolveContext ctx = SolveContext.of(opts.seed, Budget.of(opts.timeLimit));
-    long t0 = System.nanoTime();
-    Outcome<DsaSolution> outcome;
-    try {
-      outcome = planner.solve(instance, ctx);
-    } catch (OutOfMemoryError | StackOverflowError e) {
-      throw new Main.Failure(
-          "planner '"
-              + provider.id()
-              + "' "
-              + Main.outOf(e)
-              + " on '"
-              + instance.name()
-              + "' ("
-              + instance.size()
-              + " buffers)");
-    }
-    double millis = (System.nanoTime() - t0) / 1e6;
-
-    long peak = -1;
-    if (outcome.status().hasSolution()) {
-      List<Violation> violations = new DsaValidator().validate(instance, outcome.solution());
-      if (!violations.isEmpty()) {
+    Measured<DsaSolution> m =
+        GuardedSolve.solve(
+            planner,
+            instance,
+            new DsaValidator(),
+            GuardedSolve.metrics(DsaInstance.class),
+            ctx,
+            opts.timeLimit,
+            "memplan-" + provider.id());
+    if (m.thrown().isPresent()) {
+      Throwable e = m.thrown().get();
+      if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
         throw new Main.Failure(
             "planner '"
                 + provider.id()
-                + "' returned an invalid solution for '"
+                + "' "
+                + Main.outOf((VirtualMachineError) e)
+                + " on '"
                 + instance.name()
-                + "': "
-                + violations.get(0)
-                + (violations.size() > 1 ? " (and " + (violations.size() - 1) + " more)" : ""));
+                + "' ("
+                + instance.size()
+                + " buffers)");
       }
-      peak = instance.peak(outcome.solution());
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e);
+    }
+    if (!m.violations().isEmpty()) {
+      throw new Main.Failure(
+          "planner '"
+              + provider.id()
+              + "' returned an invalid solution for '"
+              + instance.name()
+              + "': "
+              + Measured.firstViolation(m.violations()));
     }
     return new PlanRun(
         provider.id(),
         config.values(),
         opts.seed,
-        outcome.status(),
-        outcome.message(),
-        outcome.solution(),
-        peak,
-        lowerBound,
-        outcome.lowerBound(),
+        m.status(),
+        m.message(),
+        m.solution().orElse(null),
+        (long) m.value(DsaMetricIds.PEAK).orElse(-1),
+        (long) m.value(DsaMetricIds.BOUND).orElse(-1),
+        m.value(DsaMetricIds.RATIO),
+        LowerBounds.maxLoad(instance),
+        m.outcome().map(o -> o.lowerBound()).orElse(OptionalLong.empty()),
         instance.size(),
-        millis);
+        m.millis());
+  }
+
+  /** The ids of the DSA metrics the CLI prints ({@code core.dsa.DsaMetrics}). */
+  static final class DsaMetricIds {
+    static final String PEAK = "peak-bytes";
+    static final String BOUND = "lower-bound-bytes";
+    static final String RATIO = "peak-over-lower-bound";
+
+    private DsaMetricIds() {}
   }
 
   boolean hasSolution() {
     return solution != null;
-  }
-
-  /** peak / lower bound, or {@code null} without a solution or with a zero bound. */
-  Double ratio() {
-    if (!hasSolution()) {
-      return null;
-    }
-    if (lowerBound == 0) {
-      return peak == 0 ? 1.0 : null;
-    }
-    return (double) peak / lowerBound;
   }
 
   /** The planner's lines of a report, from the status on. */
@@ -143,22 +154,38 @@ record PlanRun(
         peakLabel,
         hasSolution() ? peak : null,
         hasSolution() ? bytes(peak) : "none (no solution)");
-    r.add("lowerBound", "lower bound", lowerBound, bytes(lowerBound) + ", max load");
+    r.add(
+        "lowerBound",
+        "lower bound",
+        lowerBound < 0 ? null : lowerBound,
+        lowerBound < 0 ? null : bytes(lowerBound) + boundSource());
+    r.add("maxLoad", "max load", maxLoad, bytes(maxLoad));
     r.json("plannerLowerBound", plannerBound.isPresent() ? plannerBound.getAsLong() : null);
-    Double ratio = ratio();
     r.add(
         "ratio",
         "peak / bound",
-        ratio == null ? null : Math.round(ratio * 10000) / 10000.0,
-        ratio == null
-            ? (hasSolution() ? "n/a (bound is 0)" : null)
-            : String.format(Locale.ROOT, "%.4f", ratio));
+        ratio.isPresent() ? Math.round(ratio.getAsDouble() * 10000) / 10000.0 : null,
+        ratio.isPresent()
+            ? String.format(Locale.ROOT, "%.4f", ratio.getAsDouble())
+            : (hasSolution() ? "n/a (bound is 0)" : null));
     r.add("buffers", "buffers", buffers, Integer.toString(buffers));
     r.add(
         "millis",
         "time",
         Math.round(millis * 1000) / 1000.0,
         String.format(Locale.ROOT, "%.1f ms", millis));
+  }
+
+  /** Where the bound comes from: max load, or the planner's larger proven bound. */
+  private String boundSource() {
+    return plannerBound.isPresent() && plannerBound.getAsLong() > maxLoad
+        ? ", the planner's bound"
+        : ", max load";
+  }
+
+  /** The ratio as the {@code --planner all} table shows it. */
+  String ratioText() {
+    return ratio.isPresent() ? String.format(Locale.ROOT, "%.4f", ratio.getAsDouble()) : "-";
   }
 
   /** Writes the plan to {@code opts.out} if asked and there is one; says so on stderr if not. */
@@ -174,13 +201,13 @@ record PlanRun(
     }
   }
 
-  /** The exit code: 1 for a planner that ended in {@link Status#ERROR}, else 0. */
+  /** The exit code: 1 for a run that ended in {@code ERROR} or {@code TIMEOUT}, else 0. */
   int exitCode(PrintWriter err) {
-    if (status == Status.ERROR) {
+    if (status.failed()) {
       err.println(
           "memplan: planner '"
               + planner
-              + "' failed"
+              + (status == RunStatus.TIMEOUT ? "' timed out" : "' failed")
               + (message.isEmpty() ? "" : ": " + Main.oneLine(message)));
       err.flush();
       return Main.FAILED;

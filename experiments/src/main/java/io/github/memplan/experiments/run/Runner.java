@@ -3,6 +3,9 @@ package io.github.memplan.experiments.run;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.ProgressListener;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.experiments.measure.GuardedSolve;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.measure.RunStatus;
 import io.github.memplan.experiments.store.Csv;
 import io.github.memplan.experiments.store.ResultColumns;
 import io.github.memplan.experiments.store.ResultRow;
@@ -33,7 +36,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs a suite into a directory: results.csv, anytime.csv and manifest.json.
@@ -88,7 +90,7 @@ public final class Runner {
 
   /** The grace margin past a time limit before a run is cancelled. */
   public static Duration grace(Duration limit) {
-    return Duration.ofSeconds(1).plus(limit.dividedBy(10));
+    return GuardedSolve.grace(limit);
   }
 
   public Summary run() throws IOException {
@@ -234,10 +236,12 @@ public final class Runner {
     try {
       in = instance(r);
     } catch (RuntimeException e) {
-      return rows(r, null, "ERROR", "instance '" + r.instance().name() + "': " + describe(e), 0);
+      return rows(
+          r,
+          RunOutcome.error("instance '" + r.instance().name() + "': " + GuardedSolve.describe(e)),
+          0);
     }
     long t0 = System.nanoTime();
-    AtomicReference<Object> result = new AtomicReference<>();
     Budget budget = Budget.of(b.timeLimit(), b.steps());
     ProgressListener listener =
         (obj, bound, note) -> {
@@ -246,102 +250,35 @@ public final class Runner {
           }
         };
     SolveContext ctx = new SolveContext(r.seed(), new SplittableRandom(r.seed()), budget, listener);
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                result.set(r.problem().kind().run(in, r.planner().id(), r.planner().params(), ctx));
-              } catch (Throwable e) {
-                result.set(e);
-              }
-            },
+    Measured<Object> m =
+        GuardedSolve.guard(
+            () ->
+                r.problem().kind().run(in, r.planner().id(), r.planner().params(), ctx).measured(),
+            budget,
+            b.timeLimit(),
             "memplan-run-" + r.index());
-    t.setDaemon(true);
-    t.start();
-    String status;
-    String message;
-    RunOutcome outcome = null;
-    boolean timedOut = false;
-    try {
-      if (b.timeLimit() == null) {
-        t.join();
-      } else {
-        Duration g = grace(b.timeLimit());
-        t.join(b.timeLimit().plus(g).toMillis());
-        if (t.isAlive()) {
-          timedOut = true;
-          budget.cancel();
-          t.join(g.toMillis());
-          if (t.isAlive()) {
-            t.interrupt();
-            t.join(g.toMillis());
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      budget.cancel();
-      t.interrupt();
-      Thread.currentThread().interrupt();
-      timedOut = true;
-    }
-    double millis = (System.nanoTime() - t0) / 1e6;
-    Object res = result.get();
-    if (timedOut) {
-      status = ResultColumns.TIMEOUT;
-      message =
-          "still running "
-              + grace(b.timeLimit()).toMillis()
-              + " ms past its time limit of "
-              + b.timeLimit().toMillis()
-              + " ms; cancelled";
-    } else if (res instanceof RunOutcome o) {
-      outcome = o;
-      status = o.status();
-      message = o.message();
-    } else {
-      status = "ERROR";
-      message = describe((Throwable) res);
-    }
-    return rows(r, outcome, status, message, millis);
+    return rows(r, RunOutcome.of(m), m.millis());
   }
 
-  private static String describe(Throwable e) {
-    if (e instanceof OutOfMemoryError) {
-      return "ran out of memory (OutOfMemoryError"
-          + (e.getMessage() == null ? "" : ": " + e.getMessage())
-          + ")";
-    }
-    if (e instanceof StackOverflowError) {
-      return "ran out of stack (StackOverflowError)";
-    }
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-  }
-
-  private List<ResultRow> rows(
-      RunSpec r, RunOutcome outcome, String status, String message, double millis) {
+  private List<ResultRow> rows(RunSpec r, RunOutcome outcome, double millis) {
     List<ResultRow> rows = new ArrayList<>();
     for (MetricInfo m : r.problem().metrics()) {
-      OptionalDouble v =
-          outcome == null
-              ? OptionalDouble.empty()
-              : outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
-      rows.add(row(r, status, m.id(), ResultRow.format(v), m.unit(), m.directionName(), message));
+      OptionalDouble v = outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
+      rows.add(row(r, outcome, m.id(), ResultRow.format(v), m.unit(), m.directionName()));
     }
     rows.add(
         row(
             r,
-            status,
+            outcome,
             ResultColumns.TIME_METRIC,
             String.format(Locale.ROOT, "%.3f", millis),
             "ms",
-            "lower",
-            message));
+            "lower"));
     return rows;
   }
 
   private ResultRow row(
-      RunSpec r, String status, String metric, String value, String unit, String dir, String msg) {
-    boolean failed = status.equals("ERROR") || status.equals(ResultColumns.TIMEOUT);
+      RunSpec r, RunOutcome outcome, String metric, String value, String unit, String dir) {
     return new ResultRow(
         suite.name(),
         r.problem().kind().name(),
@@ -350,13 +287,13 @@ public final class Runner {
         r.planner().paramsString(),
         r.seed(),
         r.replicate(),
-        status,
+        outcome.status().name(),
         metric,
         value,
         unit,
         dir,
         r.index(),
-        failed ? msg : "");
+        outcome.status().failed() ? outcome.message() : "");
   }
 
   private String anytimeLine(RunSpec r, double ms, long obj, long bound, String note) {
@@ -450,7 +387,7 @@ public final class Runner {
 
     void done(RunSpec r, String status, String millis) {
       int n = finished.incrementAndGet();
-      if (status.equals("ERROR") || status.equals(ResultColumns.TIMEOUT)) {
+      if (RunStatus.parse(status).failed()) {
         failed.incrementAndGet();
       }
       synchronized (this) {
