@@ -4,6 +4,7 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,7 @@ final class AllPlanners {
       header.accept(r);
       String[] row;
       try {
-        PlanRun run = PlanRun.run(instance, opts, p);
+        PlanRun run = PlanRun.run(instance, opts, ResolvedPlanner.of(p, Map.of()));
         r.add("planner", "planner", run.planner(), run.planner());
         r.json("params", run.config());
         r.json("seed", run.seed());

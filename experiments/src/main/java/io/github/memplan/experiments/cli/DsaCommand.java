@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
@@ -10,6 +11,7 @@ import io.github.memplan.core.solve.Violation;
 import io.github.memplan.datasets.dsa.ServingTrace;
 import io.github.memplan.datasets.dsa.TraceGenerator;
 import io.github.memplan.datasets.dsa.TrainingTrace;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -235,6 +237,9 @@ final class DsaCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
+    // the planner and its parameters, resolved once (every planner for --planner all)
+    ResolvedPlanner<DsaInstance, DsaSolution> planner =
+        AllPlanners.requested(opts) ? null : PlanRun.resolve(opts);
     DsaInstance in = instance();
     if (AllPlanners.requested(opts)) {
       java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
@@ -242,7 +247,7 @@ final class DsaCommand implements Callable<Integer> {
       head.put("capacity", capacity);
       return AllPlanners.run(in, opts, spec, AllPlanners.fields(head));
     }
-    PlanRun run = PlanRun.run(in, opts);
+    PlanRun run = PlanRun.run(in, opts, planner);
 
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());

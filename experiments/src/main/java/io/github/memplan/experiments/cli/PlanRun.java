@@ -2,18 +2,14 @@ package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
-import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.solve.Budget;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerConfig;
-import io.github.memplan.core.solve.PlannerProvider;
-import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.experiments.measure.GuardedSolve;
 import io.github.memplan.experiments.measure.Measured;
 import io.github.memplan.experiments.measure.RunStatus;
+import io.github.memplan.experiments.suite.DsaKind;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -22,10 +18,10 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * One planner run on a DSA instance through {@link GuardedSolve} (the suites' run path): the
- * validator stands between the planner and anything printed, so a solution that breaks a rule never
- * reaches the output, and the numbers are the suites' metric values ({@code peak-bytes}, {@code
- * lower-bound-bytes}, {@code peak-over-lower-bound}).
+ * One planner run on a DSA instance through {@link DsaKind#solveGuarded} (the suites' run path):
+ * the validator stands between the planner and anything printed, so a solution that breaks a rule
+ * never reaches the output, and the numbers are the suites' metric values ({@code peak-bytes},
+ * {@code lower-bound-bytes}, {@code peak-over-lower-bound}).
  *
  * @param planner the planner id
  * @param config the resolved parameters, defaults included
@@ -57,36 +53,29 @@ record PlanRun(
     int buffers,
     double millis) {
 
-  static PlanRun run(DsaInstance instance, PlanOptions opts) {
-    return run(instance, opts, Planners.get(opts.planner, DsaInstance.class));
+  /** The DSA problem, whose validator and metrics every DSA run in the CLI goes through. */
+  static final DsaKind DSA = new DsaKind();
+
+  /** The planner of {@code --planner} with the {@code --param}s, resolved once. */
+  static ResolvedPlanner<DsaInstance, DsaSolution> resolve(PlanOptions opts) {
+    return DSA.planner(opts.planner, opts.params());
   }
 
   /**
-   * Runs the planner of {@code provider} with the options' parameters, seed and time limit. A
-   * planner that throws throws here (an {@link OutOfMemoryError} or {@link StackOverflowError} as
-   * one line), and an invalid solution is a {@link Main.Failure}.
+   * Runs {@code planner} with the options' seed and time limit, guarded as a suite's run. A planner
+   * that throws throws here (an {@link OutOfMemoryError} or {@link StackOverflowError} as one
+   * line), and an invalid solution is a {@link Main.Failure}.
    */
   static PlanRun run(
-      DsaInstance instance, PlanOptions opts, PlannerProvider<DsaInstance, DsaSolution> provider) {
-    PlannerConfig config =
-        PlannerConfig.resolve(provider.id(), provider.parameters(), opts.params());
-    Planner<DsaInstance, DsaSolution> planner = provider.create(config);
+      DsaInstance instance, PlanOptions opts, ResolvedPlanner<DsaInstance, DsaSolution> planner) {
     SolveContext ctx = SolveContext.of(opts.seed, Budget.of(opts.timeLimit));
-    Measured<DsaSolution> m =
-        GuardedSolve.solve(
-            planner,
-            instance,
-            new DsaValidator(),
-            GuardedSolve.metrics(DsaInstance.class),
-            ctx,
-            opts.timeLimit,
-            "memplan-" + provider.id());
+    Measured<DsaSolution> m = DSA.solveGuarded(planner, instance, ctx, opts.timeLimit);
     if (m.thrown().isPresent()) {
       Throwable e = m.thrown().get();
       if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
         throw new Main.Failure(
             "planner '"
-                + provider.id()
+                + planner.id()
                 + "' "
                 + Main.outOf((VirtualMachineError) e)
                 + " on '"
@@ -106,15 +95,15 @@ record PlanRun(
     if (!m.violations().isEmpty()) {
       throw new Main.Failure(
           "planner '"
-              + provider.id()
+              + planner.id()
               + "' returned an invalid solution for '"
               + instance.name()
               + "': "
               + Measured.firstViolation(m.violations()));
     }
     return new PlanRun(
-        provider.id(),
-        config.values(),
+        planner.id(),
+        planner.params(),
         opts.seed,
         m.status(),
         m.message(),

@@ -26,11 +26,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,7 +79,6 @@ public final class Runner {
 
   private final Suite suite;
   private final Options opts;
-  private final Map<String, Object> instances = new ConcurrentHashMap<>();
 
   public Runner(Suite suite, Options opts) {
     this.suite = suite;
@@ -95,8 +92,8 @@ public final class Runner {
 
   public Summary run() throws IOException {
     Instant start = Instant.now();
-    List<RunSpec> all = RunSpec.expand(suite);
-    List<RunSpec> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
+    List<RunSpec<?, ?>> all = RunSpec.expand(suite);
+    List<RunSpec<?, ?>> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
     Files.createDirectories(opts.out());
     Path results = opts.out().resolve(ResultColumns.RESULTS_FILE);
     Path anytime = opts.out().resolve(ResultColumns.ANYTIME_FILE);
@@ -124,7 +121,7 @@ public final class Runner {
         }
       }
     }
-    List<RunSpec> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
+    List<RunSpec<?, ?>> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
     Manifest.write(
         opts.out().resolve(ResultColumns.MANIFEST_FILE),
         Manifest.of(suite, all.size(), opts.shard(), opts.jobs(), start, done.size()));
@@ -134,7 +131,7 @@ public final class Runner {
       ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, opts.jobs()));
       try {
         List<Future<?>> futures = new ArrayList<>();
-        for (RunSpec r : todo) {
+        for (RunSpec<?, ?> r : todo) {
           futures.add(
               pool.submit(
                   () -> {
@@ -202,9 +199,9 @@ public final class Runner {
   }
 
   /** Rows from an earlier run must be runs of this suite (same index, same key). */
-  private void checkBelongs(List<ResultRow> kept, List<RunSpec> all, Path file) {
+  private void checkBelongs(List<ResultRow> kept, List<RunSpec<?, ?>> all, Path file) {
     for (ResultRow r : kept) {
-      RunSpec s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
+      RunSpec<?, ?> s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
       if (s == null
           || !r.suite().equals(suite.name())
           || !r.instance().equals(s.instance().name())
@@ -224,17 +221,12 @@ public final class Runner {
     }
   }
 
-  private Object instance(RunSpec r) {
-    return instances.computeIfAbsent(
-        r.problemIndex() + "/" + r.instance().name(), k -> r.instance().loader().get());
-  }
-
   /** Runs {@code r} and returns its rows; the planner's improvements go to {@code curve}. */
-  List<ResultRow> execute(RunSpec r, List<String> curve) {
+  <I, S> List<ResultRow> execute(RunSpec<I, S> r, List<String> curve) {
     Suite.BudgetSpec b = r.problem().budget();
-    Object in;
+    I in;
     try {
-      in = instance(r);
+      in = r.instance().load();
     } catch (RuntimeException e) {
       return rows(
           r,
@@ -250,17 +242,11 @@ public final class Runner {
           }
         };
     SolveContext ctx = new SolveContext(r.seed(), new SplittableRandom(r.seed()), budget, listener);
-    Measured<Object> m =
-        GuardedSolve.guard(
-            () ->
-                r.problem().kind().run(in, r.planner().id(), r.planner().params(), ctx).measured(),
-            budget,
-            b.timeLimit(),
-            "memplan-run-" + r.index());
+    Measured<S> m = r.problem().kind().solveGuarded(r.planner().planner(), in, ctx, b.timeLimit());
     return rows(r, RunOutcome.of(m), m.millis());
   }
 
-  private List<ResultRow> rows(RunSpec r, RunOutcome outcome, double millis) {
+  private List<ResultRow> rows(RunSpec<?, ?> r, RunOutcome outcome, double millis) {
     List<ResultRow> rows = new ArrayList<>();
     for (MetricInfo m : r.problem().metrics()) {
       OptionalDouble v = outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
@@ -278,7 +264,7 @@ public final class Runner {
   }
 
   private ResultRow row(
-      RunSpec r, RunOutcome outcome, String metric, String value, String unit, String dir) {
+      RunSpec<?, ?> r, RunOutcome outcome, String metric, String value, String unit, String dir) {
     return new ResultRow(
         suite.name(),
         r.problem().kind().name(),
@@ -296,7 +282,7 @@ public final class Runner {
         outcome.status().failed() ? outcome.message() : "");
   }
 
-  private String anytimeLine(RunSpec r, double ms, long obj, long bound, String note) {
+  private String anytimeLine(RunSpec<?, ?> r, double ms, long obj, long bound, String note) {
     return Csv.line(
         List.of(
             suite.name(),
@@ -385,7 +371,7 @@ public final class Runner {
       }
     }
 
-    void done(RunSpec r, String status, String millis) {
+    void done(RunSpec<?, ?> r, String status, String millis) {
       int n = finished.incrementAndGet();
       if (RunStatus.parse(status).failed()) {
         failed.incrementAndGet();

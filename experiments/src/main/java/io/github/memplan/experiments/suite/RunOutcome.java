@@ -28,7 +28,7 @@ public record RunOutcome(RunStatus status, Map<String, OptionalDouble> values, S
   }
 
   /** The same run as a {@link Measured}, for the guard around it. */
-  public Measured<Object> measured() {
+  public <S> Measured<S> measured() {
     return new Measured<>(
         status,
         java.util.Optional.empty(),

@@ -2,15 +2,14 @@ package io.github.memplan.experiments.suite;
 
 import io.github.memplan.core.solve.Metric;
 import io.github.memplan.core.solve.Outcome;
-import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Validator;
 import io.github.memplan.experiments.measure.GuardedSolve;
+import io.github.memplan.experiments.measure.Measured;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A problem whose planners are {@link PlannerProvider}s ({@link Planners}) and whose metrics come
@@ -20,7 +19,7 @@ import java.util.TreeMap;
  * @param <I> the instance type
  * @param <S> the solution type
  */
-public abstract class SpiProblemKind<I, S> implements ProblemKind {
+public abstract class SpiProblemKind<I, S> implements TypedProblemKind<I, S> {
   private final Class<I> type;
 
   protected SpiProblemKind(Class<I> type) {
@@ -33,12 +32,11 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind {
   }
 
   /** The oracle every solution passes before it is measured. */
-  protected abstract Validator<I, S> validator();
+  public abstract Validator<I, S> validator();
 
   @Override
-  public Map<String, String> resolvePlanner(String id, Map<String, String> params) {
-    PlannerProvider<I, S> p = Planners.get(id, type);
-    return new TreeMap<>(PlannerConfig.resolve(p.id(), p.parameters(), params).values());
+  public ResolvedPlanner<I, S> planner(String id, Map<String, String> params) {
+    return ResolvedPlanner.of(Planners.get(id, type), params);
   }
 
   private List<Metric<I, S>> metricObjects() {
@@ -53,12 +51,8 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind {
   }
 
   @Override
-  public RunOutcome run(
-      Object instance, String plannerId, Map<String, String> params, SolveContext ctx) {
-    PlannerProvider<I, S> p = Planners.get(plannerId, type);
-    I in = type.cast(instance);
-    Outcome<S> outcome =
-        p.create(PlannerConfig.resolve(p.id(), p.parameters(), params)).solve(in, ctx);
-    return RunOutcome.of(GuardedSolve.measure(in, outcome, validator(), metricObjects()));
+  public Measured<S> solve(ResolvedPlanner<I, S> planner, I instance, SolveContext ctx) {
+    Outcome<S> outcome = planner.create().solve(instance, ctx);
+    return GuardedSolve.measure(instance, outcome, validator(), metricObjects());
   }
 }
