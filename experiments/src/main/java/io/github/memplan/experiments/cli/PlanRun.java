@@ -70,37 +70,7 @@ record PlanRun(
       DsaInstance instance, PlanOptions opts, ResolvedPlanner<DsaInstance, DsaSolution> planner) {
     SolveContext ctx = SolveContext.of(opts.seed, Budget.of(opts.timeLimit));
     Measured<DsaSolution> m = DSA.solveGuarded(planner, instance, ctx, opts.timeLimit);
-    if (m.thrown().isPresent()) {
-      Throwable e = m.thrown().get();
-      if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
-        throw new Main.Failure(
-            "planner '"
-                + planner.id()
-                + "' "
-                + Main.outOf((VirtualMachineError) e)
-                + " on '"
-                + instance.name()
-                + "' ("
-                + instance.size()
-                + " buffers)");
-      }
-      if (e instanceof RuntimeException re) {
-        throw re;
-      }
-      if (e instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(e);
-    }
-    if (!m.violations().isEmpty()) {
-      throw new Main.Failure(
-          "planner '"
-              + planner.id()
-              + "' returned an invalid solution for '"
-              + instance.name()
-              + "': "
-              + Measured.firstViolation(m.violations()));
-    }
+    Failures.check(m, planner.id(), instance.name(), instance.size(), "solution");
     return new PlanRun(
         planner.id(),
         planner.params(),

@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.run;
 
 import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.ProgressListener;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.experiments.measure.GuardedSolve;
@@ -250,7 +251,7 @@ public final class Runner {
     List<ResultRow> rows = new ArrayList<>();
     for (MetricInfo m : r.problem().metrics()) {
       OptionalDouble v = outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
-      rows.add(row(r, outcome, m.id(), ResultRow.format(v), m.unit(), m.directionName()));
+      rows.add(row(r, outcome, m.id(), ResultRow.format(v), m.unit(), m.direction()));
     }
     rows.add(
         row(
@@ -259,12 +260,17 @@ public final class Runner {
             ResultColumns.TIME_METRIC,
             String.format(Locale.ROOT, "%.3f", millis),
             "ms",
-            "lower"));
+            Direction.LOWER_IS_BETTER));
     return rows;
   }
 
   private ResultRow row(
-      RunSpec<?, ?> r, RunOutcome outcome, String metric, String value, String unit, String dir) {
+      RunSpec<?, ?> r,
+      RunOutcome outcome,
+      String metric,
+      String value,
+      String unit,
+      Direction dir) {
     return new ResultRow(
         suite.name(),
         r.problem().kind().name(),
@@ -273,7 +279,7 @@ public final class Runner {
         r.planner().paramsString(),
         r.seed(),
         r.replicate(),
-        outcome.status().name(),
+        outcome.status(),
         metric,
         value,
         unit,
@@ -371,9 +377,9 @@ public final class Runner {
       }
     }
 
-    void done(RunSpec<?, ?> r, String status, String millis) {
+    void done(RunSpec<?, ?> r, RunStatus status, String millis) {
       int n = finished.incrementAndGet();
-      if (RunStatus.parse(status).failed()) {
+      if (status.failed()) {
         failed.incrementAndGet();
       }
       synchronized (this) {
