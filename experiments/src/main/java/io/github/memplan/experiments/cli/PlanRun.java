@@ -123,7 +123,7 @@ record PlanRun(
     r.add(
         "ratio",
         "peak / bound",
-        ratio.isPresent() ? Math.round(ratio.getAsDouble() * 10000) / 10000.0 : null,
+        ratio.isPresent() ? ratio.getAsDouble() : null,
         ratio.isPresent()
             ? String.format(Locale.ROOT, "%.4f", ratio.getAsDouble())
             : (hasSolution() ? "n/a (bound is 0)" : null));
