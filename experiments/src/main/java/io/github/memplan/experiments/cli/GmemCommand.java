@@ -9,6 +9,8 @@ import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
 import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -17,6 +17,8 @@ import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
 import io.github.memplan.experiments.suite.GroupKind;
 import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.PrintWriter;

@@ -17,6 +17,8 @@ import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.datasets.json.GraphJson;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -6,7 +6,7 @@ import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.ir.ModelProvider;
-import io.github.memplan.experiments.cli.ModelArg;
+import io.github.memplan.experiments.model.ModelArg;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
