@@ -17,8 +17,8 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code --planner all}: every registered DSA planner on one instance, one result per planner (one
  * JSON object per line with {@code --json}, else a table). Each runs guarded by the time limit, as
- * in a suite ({@link PlanRun}). A planner that fails (whatever it throws), times out, or whose
- * solution breaks a rule, gets a row saying so and the others go on; the exit code is then 1.
+ * in a suite ({@link DsaPlanResult}). A planner that fails (whatever it throws), times out, or
+ * whose solution breaks a rule, gets a row saying so and the others go on; the exit code is then 1.
  */
 final class AllPlanners {
   static final String ALL = "all";
@@ -65,7 +65,7 @@ final class AllPlanners {
       header.accept(r);
       String[] row;
       try {
-        PlanRun run = PlanRun.run(instance, opts, ResolvedPlanner.of(p, Map.of()));
+        DsaPlanResult run = DsaPlanResult.run(instance, opts, ResolvedPlanner.of(p, Map.of()));
         r.add("planner", "planner", run.planner(), run.planner());
         r.json("params", run.config());
         r.json("seed", run.seed());

@@ -227,7 +227,7 @@ final class DsaCommand implements Callable<Integer> {
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     r.add("horizon", "horizon", in.horizon(), Integer.toString(in.horizon()));
     long maxLoad = LowerBounds.maxLoad(in);
-    r.add("maxLoad", "max load", maxLoad, PlanRun.bytes(maxLoad));
+    r.add("maxLoad", "max load", maxLoad, Report.bytes(maxLoad));
     r.add("out", "written to", export.toString(), export.toString());
     r.print(spec.commandLine().getOut(), opts.json);
     return Main.OK;
@@ -239,7 +239,7 @@ final class DsaCommand implements Callable<Integer> {
     }
     // the planner and its parameters, resolved once (every planner for --planner all)
     ResolvedPlanner<DsaInstance, DsaSolution> planner =
-        AllPlanners.requested(opts) ? null : PlanRun.resolve(opts);
+        AllPlanners.requested(opts) ? null : DsaPlanResult.resolve(opts);
     DsaInstance in = instance();
     if (AllPlanners.requested(opts)) {
       java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
@@ -247,7 +247,7 @@ final class DsaCommand implements Callable<Integer> {
       head.put("capacity", capacity);
       return AllPlanners.run(in, opts, spec, AllPlanners.fields(head));
     }
-    PlanRun run = PlanRun.run(in, opts, planner);
+    DsaPlanResult run = DsaPlanResult.run(in, opts, planner);
 
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());
@@ -256,7 +256,7 @@ final class DsaCommand implements Callable<Integer> {
         "capacity",
         "capacity",
         in.bounded() ? in.capacity() : null,
-        in.bounded() ? PlanRun.bytes(in.capacity()) : "unbounded");
+        in.bounded() ? Report.bytes(in.capacity()) : "unbounded");
     r.add("planner", "planner", run.planner(), run.planner() + params(run));
     r.json("params", run.config());
     r.add("seed", "seed", run.seed(), Long.toString(run.seed()));
@@ -289,8 +289,8 @@ final class DsaCommand implements Callable<Integer> {
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     if (violations.isEmpty()) {
       long peak = in.peak(solved.solution());
-      r.add("peakBytes", "peak", peak, PlanRun.bytes(peak));
-      r.add("lowerBound", "lower bound", lowerBound, PlanRun.bytes(lowerBound) + ", max load");
+      r.add("peakBytes", "peak", peak, Report.bytes(peak));
+      r.add("lowerBound", "lower bound", lowerBound, Report.bytes(lowerBound) + ", max load");
       // as the peak-over-lower-bound metric: no ratio over a zero bound
       Double ratio = lowerBound > 0 ? (double) peak / lowerBound : null;
       r.add(
@@ -316,7 +316,7 @@ final class DsaCommand implements Callable<Integer> {
     return violations.isEmpty() ? Main.OK : Main.FAILED;
   }
 
-  static String params(PlanRun run) {
+  static String params(DsaPlanResult run) {
     return run.config().isEmpty() ? "" : " " + run.config();
   }
 }

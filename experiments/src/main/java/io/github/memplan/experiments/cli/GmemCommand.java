@@ -57,7 +57,7 @@ final class GmemCommand implements Callable<Integer> {
     }
     // the planner and its parameters, resolved once (every planner for --planner all)
     ResolvedPlanner<DsaInstance, DsaSolution> planner =
-        AllPlanners.requested(opts) ? null : PlanRun.resolve(opts);
+        AllPlanners.requested(opts) ? null : DsaPlanResult.resolve(opts);
     ModelProvider provider = ModelArg.resolve(target.model, inputs);
     Chip c = Chips.get(target.chip);
     Graph graph = frontEnd.graph(provider, c);
@@ -81,11 +81,11 @@ final class GmemCommand implements Callable<Integer> {
                     + ": "
                     + problem.activations().size()
                     + " activation buffers, weights "
-                    + PlanRun.bytes(problem.weights().totalBytes()));
+                    + Report.bytes(problem.weights().totalBytes()));
       }
       return AllPlanners.run(problem.activations(), opts, spec, AllPlanners.fields(head));
     }
-    PlanRun run = PlanRun.run(problem.activations(), opts, planner);
+    DsaPlanResult run = DsaPlanResult.run(problem.activations(), opts, planner);
 
     Report r = new Report();
     r.add("model", "model", provider.name(), provider.name());
@@ -100,7 +100,7 @@ final class GmemCommand implements Callable<Integer> {
         "weightBytes",
         "weights",
         problem.weights().totalBytes(),
-        PlanRun.bytes(problem.weights().totalBytes())
+        Report.bytes(problem.weights().totalBytes())
             + ", "
             + problem.weights().slots().size()
             + " tensors, "

@@ -290,7 +290,7 @@ final class GroupCommand implements Callable<Integer> {
           null,
           total.cycles()
               + " cycles, "
-              + PlanRun.bytes(total.ddrBytes())
+              + Report.bytes(total.ddrBytes())
               + " DDR, "
               + g.groups().size()
               + " groups, "
@@ -302,14 +302,14 @@ final class GroupCommand implements Callable<Integer> {
           "ungroupedText",
           "ungrouped",
           null,
-          ungrouped.cycles() + " cycles, " + PlanRun.bytes(ungrouped.ddrBytes()) + " DDR");
+          ungrouped.cycles() + " cycles, " + Report.bytes(ungrouped.ddrBytes()) + " DDR");
       r.add(
           "lowerBoundText",
           "lower bound",
           null,
           bound.cycles()
               + " cycles, "
-              + PlanRun.bytes(bound.ddrBytes())
+              + Report.bytes(bound.ddrBytes())
               + " DDR (any grouping, roofline model"
               + (bound.cycles() > 0
                   ? String.format(

@@ -92,14 +92,14 @@ final class LmemCommand implements Callable<Integer> {
         m.status().name() + (m.message().isEmpty() ? "" : " (" + m.message() + ")"));
     r.json("message", m.message());
     long maxLive = LmemLowerBounds.maxLive(in);
-    r.add("capacity", "capacity", in.capacity(), PlanRun.bytes(in.capacity()) + " per lane");
+    r.add("capacity", "capacity", in.capacity(), Report.bytes(in.capacity()) + " per lane");
     r.add(
         "banks",
         "banks",
         in.banks(),
-        in.banks() + " x " + PlanRun.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
+        in.banks() + " x " + Report.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
     Long peak = whole(m.value("lmem-peak-bytes"));
-    r.add("peakBytes", "peak", peak, peak == null ? "none (no solution)" : PlanRun.bytes(peak));
+    r.add("peakBytes", "peak", peak, peak == null ? "none (no solution)" : Report.bytes(peak));
     Long lb = whole(m.value("lmem-lower-bound-bytes"));
     r.add(
         "lowerBound",
@@ -107,7 +107,7 @@ final class LmemCommand implements Callable<Integer> {
         lb,
         lb == null
             ? null
-            : PlanRun.bytes(lb) + (lb > maxLive ? ", the planner's bound" : ", max live bytes"));
+            : Report.bytes(lb) + (lb > maxLive ? ", the planner's bound" : ", max live bytes"));
     r.json("maxLive", maxLive);
     Long conflicts = whole(m.value("bank-conflicts"));
     r.add(

@@ -1,8 +1,8 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.experiments.run.ReportHook;
-import io.github.memplan.experiments.run.Runner;
 import io.github.memplan.experiments.run.Shard;
+import io.github.memplan.experiments.run.SuiteRunner;
 import io.github.memplan.experiments.store.ResultColumns;
 import io.github.memplan.experiments.suite.Suite;
 import io.github.memplan.experiments.suite.SuiteParser;
@@ -83,8 +83,9 @@ final class RunCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : Path.of("results", suite.name());
     PrintStream err = System.err;
-    Runner.Summary s =
-        new Runner(suite, new Runner.Options(dir, resume, sh, j, err, System.console() != null))
+    SuiteRunner.Summary s =
+        new SuiteRunner(
+                suite, new SuiteRunner.Options(dir, resume, sh, j, err, System.console() != null))
             .run();
     PrintWriter pw = spec.commandLine().getOut();
     pw.println(

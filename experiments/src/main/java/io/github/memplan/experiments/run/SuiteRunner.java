@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that ends while the JVM shuts down (a signal: Slurm's {@code scancel}, Ctrl-C) is not recorded,
  * since what it met may be the shutdown itself; a resumed run redoes it.
  */
-public final class Runner {
+public final class SuiteRunner {
   /**
    * How to run.
    *
@@ -81,7 +81,7 @@ public final class Runner {
   private final Suite suite;
   private final Options opts;
 
-  public Runner(Suite suite, Options opts) {
+  public SuiteRunner(Suite suite, Options opts) {
     this.suite = suite;
     this.opts = opts;
   }
@@ -93,8 +93,8 @@ public final class Runner {
 
   public Summary run() throws IOException {
     Instant start = Instant.now();
-    List<RunSpec<?, ?>> all = RunSpec.expand(suite);
-    List<RunSpec<?, ?>> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
+    List<SuiteRun<?, ?>> all = SuiteRun.expand(suite);
+    List<SuiteRun<?, ?>> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
     Files.createDirectories(opts.out());
     Path results = opts.out().resolve(ResultColumns.RESULTS_FILE);
     Path anytime = opts.out().resolve(ResultColumns.ANYTIME_FILE);
@@ -122,7 +122,7 @@ public final class Runner {
         }
       }
     }
-    List<RunSpec<?, ?>> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
+    List<SuiteRun<?, ?>> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
     Manifest.write(
         opts.out().resolve(ResultColumns.MANIFEST_FILE),
         Manifest.of(suite, all.size(), opts.shard(), opts.jobs(), start, done.size()));
@@ -132,7 +132,7 @@ public final class Runner {
       ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, opts.jobs()));
       try {
         List<Future<?>> futures = new ArrayList<>();
-        for (RunSpec<?, ?> r : todo) {
+        for (SuiteRun<?, ?> r : todo) {
           futures.add(
               pool.submit(
                   () -> {
@@ -200,9 +200,9 @@ public final class Runner {
   }
 
   /** Rows from an earlier run must be runs of this suite (same index, same key). */
-  private void checkBelongs(List<ResultRow> kept, List<RunSpec<?, ?>> all, Path file) {
+  private void checkBelongs(List<ResultRow> kept, List<SuiteRun<?, ?>> all, Path file) {
     for (ResultRow r : kept) {
-      RunSpec<?, ?> s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
+      SuiteRun<?, ?> s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
       if (s == null
           || !r.suite().equals(suite.name())
           || !r.instance().equals(s.instance().name())
@@ -223,7 +223,7 @@ public final class Runner {
   }
 
   /** Runs {@code r} and returns its rows; the planner's improvements go to {@code curve}. */
-  <I, S> List<ResultRow> execute(RunSpec<I, S> r, List<String> curve) {
+  <I, S> List<ResultRow> execute(SuiteRun<I, S> r, List<String> curve) {
     Suite.BudgetSpec b = r.problem().budget();
     I in;
     try {
@@ -247,7 +247,7 @@ public final class Runner {
     return rows(r, RunOutcome.of(m), m.millis());
   }
 
-  private List<ResultRow> rows(RunSpec<?, ?> r, RunOutcome outcome, double millis) {
+  private List<ResultRow> rows(SuiteRun<?, ?> r, RunOutcome outcome, double millis) {
     List<ResultRow> rows = new ArrayList<>();
     for (MetricInfo m : r.problem().metrics()) {
       OptionalDouble v = outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
@@ -265,7 +265,7 @@ public final class Runner {
   }
 
   private ResultRow row(
-      RunSpec<?, ?> r,
+      SuiteRun<?, ?> r,
       RunOutcome outcome,
       String metric,
       String value,
@@ -288,7 +288,7 @@ public final class Runner {
         outcome.status().failed() ? outcome.message() : "");
   }
 
-  private String anytimeLine(RunSpec<?, ?> r, double ms, long obj, long bound, String note) {
+  private String anytimeLine(SuiteRun<?, ?> r, double ms, long obj, long bound, String note) {
     return Csv.line(
         List.of(
             suite.name(),
@@ -341,7 +341,7 @@ public final class Runner {
   /** Sorts anytime.csv by run (stable within a run); drops a torn line. */
   static void sortAnytime(Path file) throws IOException {
     List<String> lines = readAnytime(file);
-    lines.sort(java.util.Comparator.comparingInt(Runner::anytimeRun));
+    lines.sort(java.util.Comparator.comparingInt(SuiteRunner::anytimeRun));
     writeLines(file, lines);
   }
 
@@ -377,7 +377,7 @@ public final class Runner {
       }
     }
 
-    void done(RunSpec<?, ?> r, RunStatus status, String millis) {
+    void done(SuiteRun<?, ?> r, RunStatus status, String millis) {
       int n = finished.incrementAndGet();
       if (status.failed()) {
         failed.incrementAndGet();

@@ -19,7 +19,7 @@ import java.util.List;
  * @param <I> the instance type
  * @param <S> the solution type
  */
-public record RunSpec<I, S>(
+public record SuiteRun<I, S>(
     int index,
     int problemIndex,
     Suite.Problem<I, S> problem,
@@ -29,8 +29,8 @@ public record RunSpec<I, S>(
     int replicate) {
 
   /** Every run of {@code suite}, in index order. */
-  public static List<RunSpec<?, ?>> expand(Suite suite) {
-    List<RunSpec<?, ?>> out = new ArrayList<>();
+  public static List<SuiteRun<?, ?>> expand(Suite suite) {
+    List<SuiteRun<?, ?>> out = new ArrayList<>();
     for (int p = 0; p < suite.problems().size(); p++) {
       expand(suite, p, suite.problems().get(p), out);
     }
@@ -38,11 +38,11 @@ public record RunSpec<I, S>(
   }
 
   private static <I, S> void expand(
-      Suite suite, int p, Suite.Problem<I, S> problem, List<RunSpec<?, ?>> out) {
+      Suite suite, int p, Suite.Problem<I, S> problem, List<SuiteRun<?, ?>> out) {
     for (SuiteInstance<I> in : problem.instances()) {
       for (Suite.PlannerEntry<I, S> pl : problem.planners()) {
         for (int r = 0; r < suite.replicates(); r++) {
-          out.add(new RunSpec<>(out.size(), p, problem, in, pl, suite.seed() + r, r));
+          out.add(new SuiteRun<>(out.size(), p, problem, in, pl, suite.seed() + r, r));
         }
       }
     }

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class RunnerTest {
+class SuiteRunnerTest {
   @TempDir Path dir;
 
   @Test
@@ -27,7 +27,7 @@ class RunnerTest {
             "tiny.yaml",
             SuiteRuns.dsaSuite(2, "10s", "naive", "{planner: test-stack, label: stack}")
                 + "    metrics: [peak-bytes, lower-bound-bytes]\nreplicates: 2\n");
-    Runner.Summary sum = SuiteRuns.run(s, dir.resolve("out"), false, Shard.ALL, 2);
+    SuiteRunner.Summary sum = SuiteRuns.run(s, dir.resolve("out"), false, Shard.ALL, 2);
     assertThat(sum.runs()).isEqualTo(8);
     List<ResultRow> rows = sum.rows();
     assertThat(rows).hasSize(8 * 3);
@@ -216,7 +216,7 @@ class RunnerTest {
     Files.writeString(part.resolve("results.csv"), kept, StandardCharsets.UTF_8);
     assertThatThrownBy(() -> SuiteRuns.run(s, part, false, Shard.ALL, 1))
         .hasMessageContaining("already exists");
-    Runner.Summary sum = SuiteRuns.run(s, part, true, Shard.ALL, 2);
+    SuiteRunner.Summary sum = SuiteRuns.run(s, part, true, Shard.ALL, 2);
     assertThat(sum.resumed()).isEqualTo(2);
     assertThat(SuiteRuns.textWithoutTiming(part)).isEqualTo(SuiteRuns.textWithoutTiming(full));
   }
