@@ -4,8 +4,6 @@ import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Metric;
 import io.github.memplan.core.solve.MetricProvider;
 import io.github.memplan.core.solve.Outcome;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Validator;
 import io.github.memplan.core.solve.Violation;
 import java.time.Duration;
@@ -57,25 +55,6 @@ public final class GuardedSolve {
       }
     }
     return out;
-  }
-
-  /**
-   * Solves {@code instance} with {@code planner} under {@code ctx}'s budget and the time limit
-   * ({@code null}: none), then validates and measures, all on one guarded thread.
-   */
-  public static <I, S> Measured<S> solve(
-      Planner<I, S> planner,
-      I instance,
-      Validator<I, S> validator,
-      List<Metric<I, S>> metrics,
-      SolveContext ctx,
-      Duration timeLimit,
-      String threadName) {
-    return guard(
-        () -> measure(instance, planner.solve(instance, ctx), validator, metrics),
-        ctx.budget(),
-        timeLimit,
-        threadName);
   }
 
   /**
