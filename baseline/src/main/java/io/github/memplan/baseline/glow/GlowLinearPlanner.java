@@ -33,8 +33,8 @@ import java.util.PriorityQueue;
  *
  * <p>Failure: the pool is the instance's capacity (unbounded: never fails). The first request that
  * does not fit ends the run, as a runtime out-of-memory would: the outcome is {@code
- * NO_SOLUTION_IN_BUDGET} (nothing is proved) with the max-load bound, a message naming the
- * timestep, the buffer and the largest free hole, and the statistic {@code failed-at-timestep}.
+ * FAILED_TO_PLACE} (nothing is proved) with the max-load bound, a message naming the timestep, the
+ * buffer and the largest free hole, and the statistic {@code failed-at-timestep}.
  *
  * <p>Departures: Glow rounds every size up to one allocator alignment, so every hole starts
  * aligned; here each hole's start is rounded up to the requesting buffer's own alignment (the same
@@ -99,7 +99,7 @@ public final class GlowLinearPlanner implements Planner<DsaInstance, DsaSolution
       if (found == -1) {
         long start = Alignment.up(prev, b.alignment());
         if (start > capacity - b.size()) {
-          return Outcome.<DsaSolution>noSolution(
+          return Outcome.<DsaSolution>failedToPlace(
                   OptionalLong.of(LowerBounds.maxLoad(instance)),
                   "out of memory at timestep "
                       + b.lower()

@@ -59,9 +59,9 @@ import java.util.Map;
  *   <li>In-place pairs are ignored: v0 has no in-place LMEM reuse.
  * </ul>
  *
- * <p>A failed {@code alloc} ends the run with {@code NO_SOLUTION_IN_BUDGET} (or {@code INFEASIBLE}
- * when the live bytes alone exceed the capacity). The budget is polled before every placement, one
- * step each.
+ * <p>A failed {@code alloc} ends the run with {@code FAILED_TO_PLACE} (or {@code INFEASIBLE} when
+ * the live bytes alone exceed the capacity). The budget is polled before every placement, one step
+ * each.
  */
 public final class LmemV0Planner implements Planner<LmemInstance, LmemSolution> {
 

@@ -266,7 +266,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
       current = d.offsets();
       long total = run.highest(current);
       if (total < 0) {
-        return Outcome.noSolution(
+        return Outcome.failedToPlace(
             OptionalLong.empty(),
             "no buffer fits the capacity " + instance.capacity() + " (TVM: increase the pool)");
       }
@@ -362,7 +362,7 @@ public final class HillClimbPlanner implements Planner<DsaInstance, DsaSolution>
     }
     for (int i = 0; i < n; i++) {
       if (result[i] < 0) {
-        return Outcome.noSolution(
+        return Outcome.failedToPlace(
             OptionalLong.empty(),
             "buffer '"
                 + instance.buffer(i).id()

@@ -52,7 +52,7 @@ class GlowLinearPlannerTest extends DsaPlannerContract {
   void outOfMemoryIsReportedAtTheFailingRequest() {
     DsaInstance inst = online().withCapacity(12);
     var out = new GlowLinearPlanner().solve(inst, SolveContext.unlimited());
-    assertThat(out.status()).isEqualTo(Status.NO_SOLUTION_IN_BUDGET);
+    assertThat(out.status()).isEqualTo(Status.FAILED_TO_PLACE);
     assertThat(out.solution()).isNull();
     assertThat(out.lowerBound()).hasValue(12);
     assertThat(out.message())

@@ -159,7 +159,7 @@ class LmemV0PlannerTest extends LmemPlannerContract {
             List.of(act("a", 0, 1, 48), act("c", 0, 1, 32), act("b", 0, 0, 16), act("d", 1, 1, 48)),
             idle(2));
     Outcome<LmemSolution> out = new LmemV0Planner().solve(inst, SolveContext.unlimited());
-    assertThat(out.status()).isEqualTo(Status.NO_SOLUTION_IN_BUDGET);
+    assertThat(out.status()).isEqualTo(Status.FAILED_TO_PLACE);
     assertThat(out.message()).contains("'d'");
     assertThat(out.lowerBound()).hasValue(128);
     assertSolvedOrFailedProperly(inst, out);

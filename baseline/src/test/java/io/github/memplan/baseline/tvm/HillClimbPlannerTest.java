@@ -109,16 +109,15 @@ class HillClimbPlannerTest {
 
   /**
    * Under a capacity, a buffer that cannot fit is left out of the decode; if the accepted plan
-   * still lacks it, the run reports no solution. Two coexisting 6-byte buffers in 10 bytes cannot
-   * fit.
+   * still lacks it, the run failed to place. Two coexisting 6-byte buffers in 10 bytes cannot fit.
    */
   @Test
-  void aPlanThatCannotFitTheCapacityIsNoSolution() {
+  void aPlanThatCannotFitTheCapacityFailsToPlace() {
     DsaInstance instance =
         DsaInstance.of("tight", List.of(Buffer.of("a", 0, 2, 6), Buffer.of("b", 0, 2, 6)))
             .withCapacity(10);
     Outcome<DsaSolution> o = new HillClimbPlanner().solve(instance, SolveContext.unlimited());
-    assertThat(o.status()).isEqualTo(Status.NO_SOLUTION_IN_BUDGET);
+    assertThat(o.status()).isEqualTo(Status.FAILED_TO_PLACE);
     assertThat(o.message()).contains("'a'").contains("capacity 10");
   }
 }

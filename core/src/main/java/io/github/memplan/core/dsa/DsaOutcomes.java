@@ -12,8 +12,8 @@ public final class DsaOutcomes {
   /**
    * The outcome of a heuristic that placed every buffer at {@code offsets}: {@link Status#OPTIMAL}
    * when the peak equals the max-load bound (which proves it), {@link Status#FEASIBLE} when it fits
-   * the capacity, and {@link Status#NO_SOLUTION_IN_BUDGET} (the heuristic found nothing that fits,
-   * and proved nothing) when it does not.
+   * the capacity, and {@link Status#FAILED_TO_PLACE} (the heuristic found nothing that fits, and
+   * proved nothing) when it does not.
    */
   public static Outcome<DsaSolution> fromOffsets(
       DsaInstance instance, long[] offsets, Map<String, ? extends Number> stats) {
@@ -23,7 +23,7 @@ public final class DsaOutcomes {
     Outcome<DsaSolution> out;
     if (peak > instance.capacity()) {
       out =
-          Outcome.noSolution(
+          Outcome.failedToPlace(
               OptionalLong.of(lb), "peak " + peak + " exceeds the capacity " + instance.capacity());
     } else if (peak == lb) {
       out = Outcome.optimal(solution, lb);

@@ -46,21 +46,36 @@ public final class LmemOutcomes {
   /**
    * The outcome of a heuristic that found no placement: {@link Status#INFEASIBLE} when {@link
    * LmemLowerBounds#maxLive} exceeds the capacity (that proves it), else {@link
-   * Status#NO_SOLUTION_IN_BUDGET} (as the greedy DSA baselines report running out of capacity:
-   * nothing found, nothing proved), with the bound.
+   * Status#FAILED_TO_PLACE} (as the greedy DSA baselines report running out of capacity: nothing
+   * found, nothing proved, and not for lack of time), with the bound.
    */
   public static Outcome<LmemSolution> failed(
       LmemInstance instance, String why, Map<String, ? extends Number> stats) {
+    return unplaced(instance, why, stats, Status.FAILED_TO_PLACE);
+  }
+
+  /**
+   * The outcome of a search whose budget ended before it found a placement: {@link
+   * Status#INFEASIBLE} when {@link LmemLowerBounds#maxLive} exceeds the capacity, else {@link
+   * Status#NO_SOLUTION_IN_BUDGET}, with the bound.
+   */
+  public static Outcome<LmemSolution> searchEnded(
+      LmemInstance instance, String why, Map<String, ? extends Number> stats) {
+    return unplaced(instance, why, stats, Status.NO_SOLUTION_IN_BUDGET);
+  }
+
+  private static Outcome<LmemSolution> unplaced(
+      LmemInstance instance, String why, Map<String, ? extends Number> stats, Status otherwise) {
     long lb = LmemLowerBounds.maxLive(instance);
-    Outcome<LmemSolution> out =
-        lb > instance.capacity()
-            ? new Outcome<>(
-                Status.INFEASIBLE,
-                null,
-                OptionalLong.of(lb),
-                Map.of(),
-                why + "; the live bytes " + lb + " exceed the capacity " + instance.capacity())
-            : Outcome.noSolution(OptionalLong.of(lb), why);
-    return out.withStats(stats);
+    boolean proven = lb > instance.capacity();
+    return new Outcome<LmemSolution>(
+            proven ? Status.INFEASIBLE : otherwise,
+            null,
+            OptionalLong.of(lb),
+            Map.of(),
+            proven
+                ? why + "; the live bytes " + lb + " exceed the capacity " + instance.capacity()
+                : why)
+        .withStats(stats);
   }
 }

@@ -47,6 +47,11 @@ public record Outcome<S>(
     return new Outcome<>(Status.NO_SOLUTION_IN_BUDGET, null, lowerBound, Map.of(), why);
   }
 
+  /** A heuristic that ended without placing everything, for a reason other than its budget. */
+  public static <S> Outcome<S> failedToPlace(OptionalLong lowerBound, String why) {
+    return new Outcome<>(Status.FAILED_TO_PLACE, null, lowerBound, Map.of(), why);
+  }
+
   public static <S> Outcome<S> error(String why) {
     return new Outcome<>(Status.ERROR, null, OptionalLong.empty(), Map.of(), why);
   }

@@ -10,6 +10,11 @@ public enum Status {
   INFEASIBLE,
   /** The budget ran out before any solution was found; nothing was proven. */
   NO_SOLUTION_IN_BUDGET,
+  /**
+   * The planner ended without a solution for a reason other than time: a heuristic that could not
+   * place everything (over a capacity, say). Nothing is proven: another planner may place it.
+   */
+  FAILED_TO_PLACE,
   /** The planner failed; the outcome's message says why. */
   ERROR;
 

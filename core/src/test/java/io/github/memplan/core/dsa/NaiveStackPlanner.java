@@ -15,8 +15,8 @@ import java.util.OptionalLong;
  *
  * <p>It reports {@link LowerBounds#maxLoad} as its lower bound and {@code OPTIMAL} when its peak
  * meets it. Fixed offsets that clash or break their alignment are reported as {@code INFEASIBLE}; a
- * stack above the capacity as {@code ERROR} (it proves nothing). An exhausted budget at the start
- * gives {@code NO_SOLUTION_IN_BUDGET}.
+ * stack above the capacity as {@code FAILED_TO_PLACE} (it proves nothing). An exhausted budget at
+ * the start gives {@code NO_SOLUTION_IN_BUDGET}.
  */
 public final class NaiveStackPlanner implements Planner<DsaInstance, DsaSolution> {
 
@@ -64,7 +64,9 @@ public final class NaiveStackPlanner implements Planner<DsaInstance, DsaSolution
     DsaSolution solution = new DsaSolution(offsets);
     long peak = instance.peak(solution);
     if (peak > instance.capacity()) {
-      return Outcome.error("stacking needs " + peak + " bytes > capacity " + instance.capacity());
+      return Outcome.failedToPlace(
+          OptionalLong.of(maxLoad),
+          "stacking needs " + peak + " bytes > capacity " + instance.capacity());
     }
     return peak == maxLoad
         ? Outcome.optimal(solution, maxLoad)

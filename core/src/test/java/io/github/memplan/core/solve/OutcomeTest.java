@@ -56,6 +56,11 @@ class OutcomeTest {
     Outcome<String> none = Outcome.noSolution(OptionalLong.of(3), "time");
     assertThat(none.status()).isEqualTo(Status.NO_SOLUTION_IN_BUDGET);
     assertThat(none.lowerBound()).hasValue(3);
+    Outcome<String> unplaced = Outcome.failedToPlace(OptionalLong.of(3), "over the capacity");
+    assertThat(unplaced.status()).isEqualTo(Status.FAILED_TO_PLACE);
+    assertThat(unplaced.status().hasSolution()).isFalse();
+    assertThat(unplaced.solution()).isNull();
+    assertThat(unplaced.lowerBound()).hasValue(3);
     Outcome<String> err = Outcome.error("boom");
     assertThat(err.status()).isEqualTo(Status.ERROR);
     assertThat(err.message()).isEqualTo("boom");

@@ -4,6 +4,7 @@ import io.github.memplan.core.dsa.DsaInstance;
 import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +16,9 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code --planner all}: every registered DSA planner on one instance, one result per planner (one
- * JSON object per line with {@code --json}, else a table). A planner that fails (whatever it
- * throws), or whose solution breaks a rule, gets a row saying so and the others go on; the exit
- * code is then 1.
+ * JSON object per line with {@code --json}, else a table). Each runs guarded by the time limit, as
+ * in a suite ({@link DsaPlanResult}). A planner that fails (whatever it throws), times out, or
+ * whose solution breaks a rule, gets a row saying so and the others go on; the exit code is then 1.
  */
 final class AllPlanners {
   static final String ALL = "all";
@@ -64,22 +65,21 @@ final class AllPlanners {
       header.accept(r);
       String[] row;
       try {
-        PlanRun run = PlanRun.run(instance, opts, p);
+        DsaPlanResult run = DsaPlanResult.run(instance, opts, ResolvedPlanner.of(p, Map.of()));
         r.add("planner", "planner", run.planner(), run.planner());
         r.json("params", run.config());
         r.json("seed", run.seed());
         run.addOutcome(r, "peak");
-        Double ratio = run.ratio();
         row =
             new String[] {
               run.planner(),
               run.status().name(),
               run.hasSolution() ? Long.toString(run.peak()) : "-",
-              Long.toString(run.lowerBound()),
-              ratio == null ? "-" : String.format(Locale.ROOT, "%.4f", ratio),
+              run.lowerBound() < 0 ? "-" : Long.toString(run.lowerBound()),
+              run.ratioText(),
               String.format(Locale.ROOT, "%.1f", run.millis())
             };
-        if (run.status() == io.github.memplan.core.solve.Status.ERROR) {
+        if (run.status().failed()) {
           exit = Main.FAILED;
         }
       } catch (RuntimeException e) {

@@ -256,7 +256,7 @@ final class DeviceCommand implements Callable<Integer> {
         "dram",
         "DRAM",
         l.dram(),
-        PlanRun.bytes(l.dram())
+        Report.bytes(l.dram())
             + " (code "
             + Units.humanBytes(l.code().size())
             + ", data "
@@ -288,8 +288,8 @@ final class DeviceCommand implements Callable<Integer> {
     r.json("inferencesFailed", run.inferencesFailed());
     r.json("inferencesSkipped", run.inferencesSkipped());
     r.add("loadsFailed", "loads failed", run.loadsFailed(), Integer.toString(run.loadsFailed()));
-    r.add("peakBytes", "peak live", run.peakLiveBytes(), PlanRun.bytes(run.peakLiveBytes()));
-    r.add("peakHeldBytes", "peak held", run.peakHeldBytes(), PlanRun.bytes(run.peakHeldBytes()));
+    r.add("peakBytes", "peak live", run.peakLiveBytes(), Report.bytes(run.peakLiveBytes()));
+    r.add("peakHeldBytes", "peak held", run.peakHeldBytes(), Report.bytes(run.peakHeldBytes()));
     r.add(
         "failures",
         "failures",
@@ -306,7 +306,7 @@ final class DeviceCommand implements Callable<Integer> {
         "minLargestFreeBlock",
         "min largest free block",
         run.minLargestFreeBlock(),
-        PlanRun.bytes(run.minLargestFreeBlock()));
+        Report.bytes(run.minLargestFreeBlock()));
     String first = run.failures().isEmpty() ? null : describe(run.failures().get(0));
     r.add("firstFailure", "first failure", first, first);
     return r;

@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.LowerBounds;
 import io.github.memplan.core.dsa.MiniMallocCsv;
@@ -10,6 +11,7 @@ import io.github.memplan.core.solve.Violation;
 import io.github.memplan.datasets.dsa.ServingTrace;
 import io.github.memplan.datasets.dsa.TraceGenerator;
 import io.github.memplan.datasets.dsa.TrainingTrace;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -225,7 +227,7 @@ final class DsaCommand implements Callable<Integer> {
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     r.add("horizon", "horizon", in.horizon(), Integer.toString(in.horizon()));
     long maxLoad = LowerBounds.maxLoad(in);
-    r.add("maxLoad", "max load", maxLoad, PlanRun.bytes(maxLoad));
+    r.add("maxLoad", "max load", maxLoad, Report.bytes(maxLoad));
     r.add("out", "written to", export.toString(), export.toString());
     r.print(spec.commandLine().getOut(), opts.json);
     return Main.OK;
@@ -235,6 +237,9 @@ final class DsaCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
+    // the planner and its parameters, resolved once (every planner for --planner all)
+    ResolvedPlanner<DsaInstance, DsaSolution> planner =
+        AllPlanners.requested(opts) ? null : DsaPlanResult.resolve(opts);
     DsaInstance in = instance();
     if (AllPlanners.requested(opts)) {
       java.util.Map<String, Object> head = new java.util.LinkedHashMap<>();
@@ -242,7 +247,7 @@ final class DsaCommand implements Callable<Integer> {
       head.put("capacity", capacity);
       return AllPlanners.run(in, opts, spec, AllPlanners.fields(head));
     }
-    PlanRun run = PlanRun.run(in, opts);
+    DsaPlanResult run = DsaPlanResult.run(in, opts, planner);
 
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());
@@ -251,7 +256,7 @@ final class DsaCommand implements Callable<Integer> {
         "capacity",
         "capacity",
         in.bounded() ? in.capacity() : null,
-        in.bounded() ? PlanRun.bytes(in.capacity()) : "unbounded");
+        in.bounded() ? Report.bytes(in.capacity()) : "unbounded");
     r.add("planner", "planner", run.planner(), run.planner() + params(run));
     r.json("params", run.config());
     r.add("seed", "seed", run.seed(), Long.toString(run.seed()));
@@ -284,9 +289,10 @@ final class DsaCommand implements Callable<Integer> {
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     if (violations.isEmpty()) {
       long peak = in.peak(solved.solution());
-      r.add("peakBytes", "peak", peak, PlanRun.bytes(peak));
-      r.add("lowerBound", "lower bound", lowerBound, PlanRun.bytes(lowerBound) + ", max load");
-      Double ratio = lowerBound > 0 ? (double) peak / lowerBound : (peak == 0 ? 1.0 : null);
+      r.add("peakBytes", "peak", peak, Report.bytes(peak));
+      r.add("lowerBound", "lower bound", lowerBound, Report.bytes(lowerBound) + ", max load");
+      // as the peak-over-lower-bound metric: no ratio over a zero bound
+      Double ratio = lowerBound > 0 ? (double) peak / lowerBound : null;
       r.add(
           "ratio",
           "peak / bound",
@@ -310,7 +316,7 @@ final class DsaCommand implements Callable<Integer> {
     return violations.isEmpty() ? Main.OK : Main.FAILED;
   }
 
-  static String params(PlanRun run) {
+  static String params(DsaPlanResult run) {
     return run.config().isEmpty() ? "" : " " + run.config();
   }
 }

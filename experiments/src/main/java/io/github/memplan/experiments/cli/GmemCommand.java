@@ -2,11 +2,16 @@ package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -50,6 +55,9 @@ final class GmemCommand implements Callable<Integer> {
     if (opts.planner == null) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--planner=ID'");
     }
+    // the planner and its parameters, resolved once (every planner for --planner all)
+    ResolvedPlanner<DsaInstance, DsaSolution> planner =
+        AllPlanners.requested(opts) ? null : DsaPlanResult.resolve(opts);
     ModelProvider provider = ModelArg.resolve(target.model, inputs);
     Chip c = Chips.get(target.chip);
     Graph graph = frontEnd.graph(provider, c);
@@ -73,11 +81,11 @@ final class GmemCommand implements Callable<Integer> {
                     + ": "
                     + problem.activations().size()
                     + " activation buffers, weights "
-                    + PlanRun.bytes(problem.weights().totalBytes()));
+                    + Report.bytes(problem.weights().totalBytes()));
       }
       return AllPlanners.run(problem.activations(), opts, spec, AllPlanners.fields(head));
     }
-    PlanRun run = PlanRun.run(problem.activations(), opts);
+    DsaPlanResult run = DsaPlanResult.run(problem.activations(), opts, planner);
 
     Report r = new Report();
     r.add("model", "model", provider.name(), provider.name());
@@ -92,7 +100,7 @@ final class GmemCommand implements Callable<Integer> {
         "weightBytes",
         "weights",
         problem.weights().totalBytes(),
-        PlanRun.bytes(problem.weights().totalBytes())
+        Report.bytes(problem.weights().totalBytes())
             + ", "
             + problem.weights().slots().size()
             + " tensors, "

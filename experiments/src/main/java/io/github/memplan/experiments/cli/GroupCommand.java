@@ -9,18 +9,18 @@ import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingBound;
-import io.github.memplan.core.group.GroupingValidator;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.solve.Budget;
-import io.github.memplan.core.solve.Outcome;
-import io.github.memplan.core.solve.PlannerProvider;
-import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.core.solve.Violation;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
+import io.github.memplan.experiments.suite.GroupKind;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -123,7 +123,8 @@ final class GroupCommand implements Callable<Integer> {
     if (opts.out != null) {
       throw new ParameterException(spec.commandLine(), "--out does not apply to 'group'");
     }
-    String planner = opts.planner;
+    ResolvedPlanner<GroupProblem, Grouping> resolved = GROUP.planner(opts.planner, opts.params());
+    String planner = resolved.id();
     Map<String, String> params = opts.params();
     LmemAudit audit =
         auditLmem == null
@@ -147,33 +148,32 @@ final class GroupCommand implements Callable<Integer> {
             : noH2Rule ? GroupOptions.H2Rule.OFF : GroupOptions.H2Rule.ERA;
     GroupProblem problem =
         GroupProblem.of(graph, c, new GroupOptions(h2, GroupOptions.Objective.CYCLES));
-    PlannerProvider<GroupProblem, Grouping> pp = Planners.get(planner, GroupProblem.class);
-    Outcome<Grouping> o =
-        pp.create(params)
-            .solve(
-                problem,
-                SolveContext.of(
-                    opts.seed,
-                    opts.timeLimit == null ? Budget.unlimited() : Budget.of(opts.timeLimit)));
+    Measured<Grouping> m =
+        GROUP.solveGuarded(
+            resolved,
+            problem,
+            SolveContext.of(
+                opts.seed, opts.timeLimit == null ? Budget.unlimited() : Budget.of(opts.timeLimit)),
+            opts.timeLimit);
+    Failures.rethrow(m, planner, "'" + problem.name() + "'");
     PrintWriter err = spec.commandLine().getErr();
-    if (!o.status().hasSolution()) {
-      err.println(
-          "memplan: " + planner + " on " + problem.name() + ": " + o.status() + " " + o.message());
-      return Main.FAILED;
-    }
-    Grouping g = o.solution();
-    List<Violation> v = new GroupingValidator().validate(problem, g);
-    if (!v.isEmpty()) {
+    if (!m.violations().isEmpty()) {
       err.println(
           "memplan: "
               + planner
               + " returned an invalid grouping: "
-              + v.get(0)
+              + m.violations().get(0)
               + " ("
-              + v.size()
+              + m.violations().size()
               + " violations)");
       return Main.FAILED;
     }
+    if (!m.status().hasSolution()) {
+      err.println(
+          "memplan: " + planner + " on " + problem.name() + ": " + m.status() + " " + m.message());
+      return Main.FAILED;
+    }
+    Grouping g = m.solution().orElseThrow();
     RooflineCostModel cost = new RooflineCostModel();
     List<Map<String, Object>> rows = new ArrayList<>();
     List<String> text = new ArrayList<>();
@@ -258,8 +258,8 @@ final class GroupCommand implements Callable<Integer> {
     r.add(
         "status",
         "status",
-        o.status().toString(),
-        o.status() + (o.message().isEmpty() ? "" : " (" + o.message() + ")"));
+        m.status().toString(),
+        m.status() + (m.message().isEmpty() ? "" : " (" + m.message() + ")"));
     String assumed = RooflineCostModel.assumptions(c);
     r.add(
         "costAssumptions",
@@ -290,7 +290,7 @@ final class GroupCommand implements Callable<Integer> {
           null,
           total.cycles()
               + " cycles, "
-              + PlanRun.bytes(total.ddrBytes())
+              + Report.bytes(total.ddrBytes())
               + " DDR, "
               + g.groups().size()
               + " groups, "
@@ -302,14 +302,14 @@ final class GroupCommand implements Callable<Integer> {
           "ungroupedText",
           "ungrouped",
           null,
-          ungrouped.cycles() + " cycles, " + PlanRun.bytes(ungrouped.ddrBytes()) + " DDR");
+          ungrouped.cycles() + " cycles, " + Report.bytes(ungrouped.ddrBytes()) + " DDR");
       r.add(
           "lowerBoundText",
           "lower bound",
           null,
           bound.cycles()
               + " cycles, "
-              + PlanRun.bytes(bound.ddrBytes())
+              + Report.bytes(bound.ddrBytes())
               + " DDR (any grouping, roofline model"
               + (bound.cycles() > 0
                   ? String.format(
@@ -332,4 +332,7 @@ final class GroupCommand implements Callable<Integer> {
     }
     return Main.OK;
   }
+
+  /** The grouping problem, whose validator and metrics the run goes through. */
+  private static final GroupKind GROUP = new GroupKind();
 }

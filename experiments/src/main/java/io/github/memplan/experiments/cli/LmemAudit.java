@@ -3,16 +3,15 @@ package io.github.memplan.experiments.cli;
 import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
-import io.github.memplan.core.lmem.LmemValidator;
 import io.github.memplan.core.solve.Budget;
-import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Parameter;
-import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.core.solve.Status;
-import io.github.memplan.core.solve.Violation;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.measure.RunStatus;
+import io.github.memplan.experiments.suite.LmemKind;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,18 +26,18 @@ import java.util.TreeMap;
  * grouping's planner accepted is shown to be avoidable (a conflict-free placement found) or
  * unavoidable (proven impossible), or left undecided in the budget. A planner that declares a
  * {@code goal} parameter is asked for {@code goal=satisfy} (the question is existence); {@code
- * --audit-param} overrides any of these. Every audit solution passes {@link LmemValidator}; one
- * with conflicts left counts as undecided.
+ * --audit-param} overrides any of these. Every audit runs guarded as a suite's run, and its
+ * solution passes the LMEM validator; one with conflicts left counts as undecided.
  */
 final class LmemAudit {
-  private static final LmemValidator VALIDATOR = new LmemValidator();
+  private static final LmemKind LMEM = new LmemKind();
 
   /** One audited group. */
   record Row(
       int group,
       int buffers,
       int conflicts,
-      Status status,
+      RunStatus status,
       Integer auditConflicts,
       Long auditPeak,
       String message) {
@@ -49,7 +48,7 @@ final class LmemAudit {
     }
 
     boolean impossible() {
-      return status == Status.INFEASIBLE;
+      return status == RunStatus.INFEASIBLE;
     }
 
     Map<String, Object> json() {
@@ -68,13 +67,14 @@ final class LmemAudit {
 
   private final String id;
   private final Map<String, String> params;
-  private final Planner<LmemInstance, LmemSolution> planner;
+  private final ResolvedPlanner<LmemInstance, LmemSolution> planner;
   private final Duration limit;
   private final long seed;
   private final List<Row> rows = new ArrayList<>();
 
   LmemAudit(String id, Map<String, String> extra, Duration limit, long seed) {
     PlannerProvider<LmemInstance, LmemSolution> p = Planners.get(id, LmemInstance.class);
+    // the audit's own parameters, then the user's; resolved once for every group
     Map<String, String> m = new TreeMap<>();
     m.put("conflict", "hard");
     m.put("straddle", "soft");
@@ -84,7 +84,7 @@ final class LmemAudit {
     m.putAll(extra);
     this.id = id;
     this.params = m;
-    this.planner = p.create(m);
+    this.planner = ResolvedPlanner.of(p, m);
     this.limit = limit;
     this.seed = seed;
   }
@@ -96,25 +96,21 @@ final class LmemAudit {
       return;
     }
     Budget budget = limit == null ? Budget.unlimited() : Budget.of(limit);
-    Outcome<LmemSolution> o = planner.solve(instance, SolveContext.of(seed, budget));
-    Integer ac = null;
-    Long peak = null;
-    String msg = o.message();
-    if (o.status().hasSolution()) {
-      List<Violation> v = VALIDATOR.validate(instance, o.solution());
-      if (!v.isEmpty()) {
-        throw new IllegalStateException(
-            "audit planner '"
-                + id
-                + "' returned an invalid placement of group "
-                + k
-                + ": "
-                + v.get(0));
-      }
-      ac = LmemBanks.report(instance, o.solution()).conflictCount();
-      peak = o.solution().peak(instance);
+    Measured<LmemSolution> o =
+        LMEM.solveGuarded(planner, instance, SolveContext.of(seed, budget), limit);
+    Failures.rethrow(o, id, "group " + k);
+    if (!o.violations().isEmpty()) {
+      throw new IllegalStateException(
+          "audit planner '"
+              + id
+              + "' returned an invalid placement of group "
+              + k
+              + ": "
+              + o.violations().get(0));
     }
-    rows.add(new Row(k, instance.buffers().size(), conflicts, o.status(), ac, peak, msg));
+    Integer ac = o.solution().map(s -> LmemBanks.report(instance, s).conflictCount()).orElse(null);
+    Long peak = o.solution().map(s -> s.peak(instance)).orElse(null);
+    rows.add(new Row(k, instance.buffers().size(), conflicts, o.status(), ac, peak, o.message()));
   }
 
   List<Row> rows() {

@@ -6,16 +6,12 @@ import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemJson;
 import io.github.memplan.core.lmem.LmemLowerBounds;
 import io.github.memplan.core.lmem.LmemSolution;
-import io.github.memplan.core.lmem.LmemValidator;
 import io.github.memplan.core.solve.Budget;
-import io.github.memplan.core.solve.Outcome;
-import io.github.memplan.core.solve.Planner;
-import io.github.memplan.core.solve.PlannerConfig;
-import io.github.memplan.core.solve.PlannerProvider;
-import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
-import io.github.memplan.core.solve.Status;
-import io.github.memplan.core.solve.Violation;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.measure.RunStatus;
+import io.github.memplan.experiments.suite.LmemKind;
+import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -73,68 +69,58 @@ final class LmemCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "lmem runs one planner; 'all' is not supported");
     }
+    ResolvedPlanner<LmemInstance, LmemSolution> planner = LMEM.planner(opts.planner, opts.params());
     LmemInstance in = LmemJson.read(instance).instance();
-    PlannerProvider<LmemInstance, LmemSolution> provider =
-        Planners.get(opts.planner, LmemInstance.class);
-    PlannerConfig config =
-        PlannerConfig.resolve(provider.id(), provider.parameters(), opts.params());
-    Planner<LmemInstance, LmemSolution> planner = provider.create(config);
-    long t0 = System.nanoTime();
-    Outcome<LmemSolution> out =
-        planner.solve(in, SolveContext.of(opts.seed, Budget.of(opts.timeLimit)));
-    double millis = (System.nanoTime() - t0) / 1e6;
-    LmemSolution sol = out.solution();
-    if (sol != null) {
-      List<Violation> v = new LmemValidator().validate(in, sol);
-      if (!v.isEmpty()) {
-        throw new Main.Failure(
-            "planner '"
-                + provider.id()
-                + "' returned an invalid placement for '"
-                + in.name()
-                + "': "
-                + v.get(0)
-                + (v.size() > 1 ? " (and " + (v.size() - 1) + " more)" : ""));
-      }
-    }
+    Measured<LmemSolution> m =
+        LMEM.solveGuarded(
+            planner, in, SolveContext.of(opts.seed, Budget.of(opts.timeLimit)), opts.timeLimit);
+    Failures.check(m, planner.id(), in.name(), in.buffers().size(), "placement");
+    LmemSolution sol = m.solution().orElse(null);
+    double millis = m.millis();
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Report r = new Report();
     r.add("instance", "instance", in.name(), in.name());
     r.json("file", instance.toString());
-    r.add("planner", "planner", provider.id(), provider.id());
-    r.json("params", config.values());
+    r.add("planner", "planner", planner.id(), planner.id());
+    r.json("params", planner.params());
     r.add("seed", "seed", opts.seed, Long.toString(opts.seed));
     r.add(
         "status",
         "status",
-        out.status().name(),
-        out.status().name() + (out.message().isEmpty() ? "" : " (" + out.message() + ")"));
-    r.json("message", out.message());
-    long lb = LmemLowerBounds.maxLive(in);
-    r.add("capacity", "capacity", in.capacity(), PlanRun.bytes(in.capacity()) + " per lane");
+        m.status().name(),
+        m.status().name() + (m.message().isEmpty() ? "" : " (" + m.message() + ")"));
+    r.json("message", m.message());
+    long maxLive = LmemLowerBounds.maxLive(in);
+    r.add("capacity", "capacity", in.capacity(), Report.bytes(in.capacity()) + " per lane");
     r.add(
         "banks",
         "banks",
         in.banks(),
-        in.banks() + " x " + PlanRun.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
+        in.banks() + " x " + Report.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
+    Long peak = whole(m.value("lmem-peak-bytes"));
+    r.add("peakBytes", "peak", peak, peak == null ? "none (no solution)" : Report.bytes(peak));
+    Long lb = whole(m.value("lmem-lower-bound-bytes"));
     r.add(
-        "peakBytes",
-        "peak",
-        sol == null ? null : sol.peak(in),
-        sol == null ? "none (no solution)" : PlanRun.bytes(sol.peak(in)));
-    r.add("lowerBound", "lower bound", lb, PlanRun.bytes(lb) + ", max live bytes");
-    LmemBanks.Report banks = sol == null ? null : LmemBanks.report(in, sol);
+        "lowerBound",
+        "lower bound",
+        lb,
+        lb == null
+            ? null
+            : Report.bytes(lb) + (lb > maxLive ? ", the planner's bound" : ", max live bytes"));
+    r.json("maxLive", maxLive);
+    Long conflicts = whole(m.value("bank-conflicts"));
     r.add(
         "bankConflicts",
         "bank conflicts",
-        banks == null ? null : banks.conflictCount(),
-        banks == null ? null : Integer.toString(banks.conflictCount()));
+        conflicts,
+        conflicts == null ? null : Long.toString(conflicts));
+    Long straddles = whole(m.value("bank-straddles"));
     r.add(
         "bankStraddles",
         "bank straddles",
-        banks == null ? null : banks.straddleCount(),
-        banks == null ? null : Integer.toString(banks.straddleCount()));
+        straddles,
+        straddles == null ? null : Long.toString(straddles));
     r.add("buffersCount", "buffers", in.buffers().size(), Integer.toString(in.buffers().size()));
     r.add(
         "millis",
@@ -154,16 +140,27 @@ final class LmemCommand implements Callable<Integer> {
         LmemJson.write(opts.out, in, sol);
       }
     } else if (plot != null || opts.out != null) {
-      err.println("memplan: no solution (" + out.status() + "), nothing drawn or written");
+      err.println("memplan: no solution (" + m.status() + "), nothing drawn or written");
       err.flush();
     }
-    if (out.status() == Status.ERROR) {
+    if (m.status().failed()) {
       err.println(
-          "memplan: planner '" + provider.id() + "' failed: " + Main.oneLine(out.message()));
+          "memplan: planner '"
+              + planner.id()
+              + (m.status() == RunStatus.TIMEOUT ? "' timed out: " : "' failed: ")
+              + Main.oneLine(m.message()));
       err.flush();
       return Main.FAILED;
     }
     return Main.OK;
+  }
+
+  /** The LMEM problem, whose validator and metrics the run goes through. */
+  private static final LmemKind LMEM = new LmemKind();
+
+  /** A metric value that is a whole number, or null when the run has none. */
+  private static Long whole(java.util.OptionalDouble v) {
+    return v.isPresent() ? (long) v.getAsDouble() : null;
   }
 
   private static String life(LmemBuffer b) {

@@ -57,9 +57,7 @@ final class MergeCommand implements Callable<Integer> {
     pw.println("results:  " + out.resolve(ResultColumns.RESULTS_FILE));
     String suite = rows.isEmpty() ? "" : rows.get(0).suite();
     // Reports (tables, plots) derived from results.csv are written here, once.
-    ReportHook.DEFAULT.write(suite, out, pw);
-    pw.println();
-    RunCommand.headline(rows, pw);
+    ReportHook.DEFAULT.write(suite, out, rows, pw);
     pw.flush();
     return Main.OK;
   }

@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.chip.Chips;
+import io.github.memplan.experiments.model.ModelArg;
 import picocli.CommandLine.Option;
 
 /** The {@code --model} and {@code --chip} options of the commands that plan a model on a chip. */

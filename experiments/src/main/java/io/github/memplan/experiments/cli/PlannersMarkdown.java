@@ -28,7 +28,8 @@ final class PlannersMarkdown {
    * The Markdown document for {@code providers} (sorted by id, as {@link
    * io.github.memplan.core.solve.Planners#all} gives them) and the suite problems {@code kinds}.
    */
-  static String render(List<PlannerProvider<?, ?>> providers, Collection<ProblemKind> kinds) {
+  static String render(
+      List<PlannerProvider<?, ?>> providers, Collection<? extends ProblemKind> kinds) {
     Map<Class<?>, List<PlannerProvider<?, ?>>> byType = new LinkedHashMap<>();
     for (PlannerProvider<?, ?> p : providers) {
       byType.computeIfAbsent(p.instanceType(), t -> new ArrayList<>()).add(p);
@@ -100,7 +101,7 @@ final class PlannersMarkdown {
   }
 
   /** The suite problems whose instances are {@code type}, sorted by name. */
-  private static List<String> problems(Class<?> type, Collection<ProblemKind> kinds) {
+  private static List<String> problems(Class<?> type, Collection<? extends ProblemKind> kinds) {
     return kinds.stream()
         .filter(k -> k instanceof SpiProblemKind<?, ?> s && s.instanceType().equals(type))
         .map(ProblemKind::name)

@@ -49,4 +49,9 @@ final class Report {
     }
     out.flush();
   }
+
+  /** A byte count as the reports print it: {@code 5419008 B (5.17 MiB)}, plain below 1 KiB. */
+  static String bytes(long n) {
+    return n < 1024 ? n + " B" : n + " B (" + Units.humanBytes(n) + ")";
+  }
 }

@@ -1,20 +1,15 @@
 package io.github.memplan.experiments.cli;
 
 import io.github.memplan.experiments.run.ReportHook;
-import io.github.memplan.experiments.run.Runner;
 import io.github.memplan.experiments.run.Shard;
+import io.github.memplan.experiments.run.SuiteRunner;
 import io.github.memplan.experiments.store.ResultColumns;
-import io.github.memplan.experiments.store.ResultRow;
 import io.github.memplan.experiments.suite.Suite;
 import io.github.memplan.experiments.suite.SuiteParser;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -88,8 +83,9 @@ final class RunCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : Path.of("results", suite.name());
     PrintStream err = System.err;
-    Runner.Summary s =
-        new Runner(suite, new Runner.Options(dir, resume, sh, j, err, System.console() != null))
+    SuiteRunner.Summary s =
+        new SuiteRunner(
+                suite, new SuiteRunner.Options(dir, resume, sh, j, err, System.console() != null))
             .run();
     PrintWriter pw = spec.commandLine().getOut();
     pw.println(
@@ -104,88 +100,8 @@ final class RunCommand implements Callable<Integer> {
     pw.println("anytime:  " + dir.resolve(ResultColumns.ANYTIME_FILE));
     pw.println("manifest: " + dir.resolve(ResultColumns.MANIFEST_FILE));
     // Reports (tables, plots) derived from results.csv are written here, once.
-    ReportHook.DEFAULT.write(suite.name(), dir, pw);
-    pw.println();
-    headline(s.rows(), pw);
+    ReportHook.DEFAULT.write(suite.name(), dir, s.rows(), pw);
     pw.flush();
     return Main.OK;
-  }
-
-  /**
-   * Per problem, a table instance x planner of the problem's first metric (the mean over
-   * replicates, or the status when no replicate has a value).
-   */
-  static void headline(List<ResultRow> rows, PrintWriter pw) {
-    Map<String, List<ResultRow>> byProblem = new LinkedHashMap<>();
-    for (ResultRow r : rows) {
-      byProblem.computeIfAbsent(r.problem(), k -> new ArrayList<>()).add(r);
-    }
-    for (Map.Entry<String, List<ResultRow>> e : byProblem.entrySet()) {
-      String metric = e.getValue().get(0).metric();
-      List<String> instances = new ArrayList<>();
-      List<String> planners = new ArrayList<>();
-      Map<String, List<ResultRow>> cells = new LinkedHashMap<>();
-      for (ResultRow r : e.getValue()) {
-        if (!r.metric().equals(metric)) {
-          continue;
-        }
-        if (!instances.contains(r.instance())) {
-          instances.add(r.instance());
-        }
-        if (!planners.contains(r.planner())) {
-          planners.add(r.planner());
-        }
-        cells.computeIfAbsent(r.instance() + "\0" + r.planner(), k -> new ArrayList<>()).add(r);
-      }
-      List<List<String>> table = new ArrayList<>();
-      List<String> head = new ArrayList<>();
-      head.add(e.getKey() + ": " + metric);
-      head.addAll(planners);
-      table.add(head);
-      for (String in : instances) {
-        List<String> line = new ArrayList<>();
-        line.add(in);
-        for (String p : planners) {
-          line.add(cell(cells.getOrDefault(in + "\0" + p, List.of())));
-        }
-        table.add(line);
-      }
-      print(table, pw);
-      pw.println();
-    }
-  }
-
-  private static String cell(List<ResultRow> reps) {
-    double sum = 0;
-    int n = 0;
-    for (ResultRow r : reps) {
-      if (!r.value().isEmpty()) {
-        sum += Double.parseDouble(r.value());
-        n++;
-      }
-    }
-    if (n == 0) {
-      return reps.isEmpty() ? "" : reps.get(0).status();
-    }
-    return ResultRow.format(java.util.OptionalDouble.of(Math.round(sum / n * 10000) / 10000.0));
-  }
-
-  private static void print(List<List<String>> table, PrintWriter pw) {
-    int cols = table.get(0).size();
-    int[] w = new int[cols];
-    for (List<String> row : table) {
-      for (int i = 0; i < cols; i++) {
-        w[i] = Math.max(w[i], row.get(i).length());
-      }
-    }
-    for (List<String> row : table) {
-      StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < cols; i++) {
-        String c = row.get(i);
-        sb.append(
-            i == 0 ? c + " ".repeat(w[i] - c.length()) : "  " + " ".repeat(w[i] - c.length()) + c);
-      }
-      pw.println(sb.toString().stripTrailing());
-    }
   }
 }

@@ -1,6 +1,6 @@
 package io.github.memplan.experiments.cli;
 
-import io.github.memplan.experiments.run.RunSpec;
+import io.github.memplan.experiments.run.SuiteRun;
 import io.github.memplan.experiments.slurm.Jobs;
 import io.github.memplan.experiments.slurm.Layout;
 import io.github.memplan.experiments.slurm.Scripts;
@@ -136,7 +136,7 @@ final class SlurmCommand implements Callable<Integer> {
           spec.commandLine(), "memplan slurm SUITE.yaml needs --out DIR and --tasks N");
     }
     Suite suite = SuiteParser.parse(suiteFile);
-    int runs = RunSpec.expand(suite).size();
+    int runs = SuiteRun.expand(suite).size();
     Scripts.Settings s =
         new Scripts.Settings(
             suiteFile.toAbsolutePath().normalize(),

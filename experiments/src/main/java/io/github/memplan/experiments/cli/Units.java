@@ -1,19 +1,15 @@
 package io.github.memplan.experiments.cli;
 
-import io.github.memplan.core.io.InputText;
+import io.github.memplan.core.io.ByteSizes;
 import io.github.memplan.core.solve.Durations;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Parsing and printing of durations and byte sizes for the command line. */
 public final class Units {
   private Units() {}
-
-  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|TiB)?");
 
   /**
    * A duration in memplan's one syntax ({@link Durations#parse}: {@code 500ms}, {@code 60s}, {@code
@@ -27,35 +23,12 @@ public final class Units {
     }
   }
 
-  /**
-   * Plain bytes, or a number with a binary unit: {@code KiB}, {@code MiB}, {@code GiB}, {@code
-   * TiB}. Decimal units ({@code GB}) are refused rather than guessed.
-   */
+  /** {@link ByteSizes#parse}, failing as a picocli conversion error. */
   public static long parseSize(String text) {
-    String s = text.strip();
-    Matcher m = SIZE.matcher(s);
-    if (!m.matches()) {
-      throw new TypeConversionException(
-          InputText.quote(text) + " is not a size (bytes, or a number with KiB, MiB, GiB or TiB)");
-    }
-    int shift =
-        m.group(2) == null
-            ? 0
-            : switch (m.group(2)) {
-              case "KiB" -> 10;
-              case "MiB" -> 20;
-              case "GiB" -> 30;
-              case "TiB" -> 40;
-              default -> 0;
-            };
     try {
-      long n = Long.parseLong(m.group(1));
-      if (n > (Long.MAX_VALUE >> shift)) {
-        throw new NumberFormatException();
-      }
-      return n << shift;
-    } catch (NumberFormatException e) {
-      throw new TypeConversionException(InputText.quote(text) + " is too large a size");
+      return ByteSizes.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new TypeConversionException(e.getMessage());
     }
   }
 

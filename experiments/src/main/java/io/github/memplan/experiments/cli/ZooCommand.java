@@ -17,6 +17,8 @@ import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.Role;
 import io.github.memplan.core.ir.Tensor;
 import io.github.memplan.datasets.json.GraphJson;
+import io.github.memplan.experiments.model.InputShapes;
+import io.github.memplan.experiments.model.ModelArg;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -295,7 +297,7 @@ final class ZooCommand implements Callable<Integer> {
       r.add("inputs", "inputs", tensors(g, g.inputs()), describe(g, g.inputs()));
       r.add("outputs", "outputs", tensors(g, g.outputs()), describe(g, g.outputs()));
       r.add("params", "parameters", s.params(), s.params() + " (" + count(s.params()) + ")");
-      r.add("storedBytes", "weights", s.storedBytes(), PlanRun.bytes(s.storedBytes()));
+      r.add("storedBytes", "weights", s.storedBytes(), Report.bytes(s.storedBytes()));
       r.add("macs", "MACs", s.macs(), s.macs() + " (" + count(s.macs()) + ")");
       r.add("ops", "ops", s.ops(), Integer.toString(s.ops()));
       r.add(
@@ -316,7 +318,7 @@ final class ZooCommand implements Callable<Integer> {
           "activationBytes",
           "activations",
           s.activationBytes(),
-          PlanRun.bytes(s.activationBytes()) + ", all op results");
+          Report.bytes(s.activationBytes()) + ", all op results");
       List<Map<String, Object>> ops = new ArrayList<>();
       List<String[]> rows = new ArrayList<>();
       for (int i = 0; i < g.ops().size(); i++) {

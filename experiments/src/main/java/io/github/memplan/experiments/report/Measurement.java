@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.report;
 
 import io.github.memplan.core.solve.Direction;
+import io.github.memplan.experiments.measure.RunStatus;
 
 /**
  * One row of the long-format results CSV: one metric of one run.
@@ -13,13 +14,13 @@ record Measurement(
     String instance,
     String planner,
     String replicate,
-    String status,
+    RunStatus status,
     String metric,
     double value,
     String unit,
     Direction direction) {
 
   boolean solved() {
-    return status.equals("OPTIMAL") || status.equals("FEASIBLE");
+    return status.hasSolution();
   }
 }

@@ -1,5 +1,6 @@
 package io.github.memplan.experiments.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,6 +25,39 @@ final class Renderers {
       for (String n : g.notes()) {
         sb.append(md(n)).append("\n\n");
       }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Plain text for a terminal: per problem its title, then header, body and summary rows in columns
+   * (the first left-aligned, the others right-aligned), then a blank line.
+   */
+  static String console(List<ProblemReport> reports) {
+    StringBuilder sb = new StringBuilder();
+    for (ProblemReport r : reports) {
+      Grid g = Grid.of(r);
+      List<List<String>> table = new ArrayList<>();
+      table.add(g.header());
+      g.body().forEach(row -> table.add(row.stream().map(Grid.Text::text).toList()));
+      g.summary().forEach(row -> table.add(row.stream().map(Grid.Text::text).toList()));
+      int[] w = new int[g.header().size()];
+      for (List<String> row : table) {
+        for (int c = 0; c < w.length; c++) {
+          w[c] = Math.max(w[c], row.get(c).length());
+        }
+      }
+      sb.append(g.title()).append('\n');
+      for (List<String> row : table) {
+        StringBuilder line = new StringBuilder();
+        for (int c = 0; c < w.length; c++) {
+          String cell = row.get(c);
+          String pad = " ".repeat(w[c] - cell.length());
+          line.append(c == 0 ? cell + pad : "  " + pad + cell);
+        }
+        sb.append(line.toString().stripTrailing()).append('\n');
+      }
+      sb.append('\n');
     }
     return sb.toString();
   }

@@ -1,6 +1,7 @@
 package io.github.memplan.experiments.report;
 
 import io.github.memplan.core.solve.Direction;
+import io.github.memplan.experiments.measure.RunStatus;
 import io.github.memplan.experiments.stats.Friedman;
 import io.github.memplan.experiments.stats.Holm;
 import io.github.memplan.experiments.stats.Summaries;
@@ -64,7 +65,7 @@ final class ReportBuilder {
     Set<String> instanceSet = new LinkedHashSet<>();
     Set<String> plannerSet = new LinkedHashSet<>();
     // (instance, planner, replicate) -> run status, and the metric's value when it has one
-    Map<List<String>, String> runStatus = new LinkedHashMap<>();
+    Map<List<String>, RunStatus> runStatus = new LinkedHashMap<>();
     Map<List<String>, Double> values = new LinkedHashMap<>();
     // (instance, planner) -> its runs
     Map<List<String>, List<List<String>>> runsOf = new LinkedHashMap<>();
@@ -298,7 +299,12 @@ final class ReportBuilder {
     return found.isEmpty() ? null : found.first();
   }
 
-  private static String display(String status) {
-    return status.equals("NO_SOLUTION_IN_BUDGET") ? "TIMEOUT" : status;
+  /**
+   * How a cell without a value shows its run's status: as itself, but {@code
+   * NO_SOLUTION_IN_BUDGET}, which is too wide for a table and means what {@code TIMEOUT} means to a
+   * reader (the budget ended first), as {@code TIMEOUT}.
+   */
+  private static String display(RunStatus status) {
+    return status == RunStatus.NO_SOLUTION_IN_BUDGET ? "TIMEOUT" : status.name();
   }
 }

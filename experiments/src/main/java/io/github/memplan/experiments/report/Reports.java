@@ -1,6 +1,8 @@
 package io.github.memplan.experiments.report;
 
 import io.github.memplan.experiments.store.ResultColumns;
+import io.github.memplan.experiments.store.ResultRow;
+import io.github.memplan.experiments.store.ResultsFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -53,14 +55,31 @@ public final class Reports {
     }
   }
 
-  /** Writes the reports; returns the files written, in a fixed order. */
+  /**
+   * Writes the reports of {@code dir/results.csv} ({@link ResultsFile#read}); returns the files
+   * written, in a fixed order.
+   */
   public static List<Path> write(Path dir, Options options) {
     Path results = dir.resolve(RESULTS);
     if (!Files.isRegularFile(results)) {
       throw new IllegalArgumentException(results + ": no such results file");
     }
+    List<ResultRow> rows;
+    try {
+      rows = ResultsFile.read(results);
+    } catch (IOException e) {
+      throw new UncheckedIOException(results + ": " + e.getMessage(), e);
+    }
+    return write(dir, rows, options);
+  }
+
+  /**
+   * Writes the reports of {@code rows}, the rows of {@code dir/results.csv}, into {@code dir};
+   * returns the files written, in a fixed order.
+   */
+  public static List<Path> write(Path dir, List<ResultRow> rows, Options options) {
     List<ProblemReport> reports =
-        ReportBuilder.build(Measurements.read(results), options.baseline(), options.metric());
+        ReportBuilder.build(Measurements.of(rows), options.baseline(), options.metric());
     List<Path> written = new ArrayList<>();
     for (Format f : options.formats()) {
       switch (f) {
@@ -71,6 +90,14 @@ public final class Reports {
       }
     }
     return List.copyOf(written);
+  }
+
+  /**
+   * The console's summary of {@code rows}: each problem's table of report.md (medians over
+   * replicates, the status where a cell has no value, the summary rows), as aligned plain text.
+   */
+  public static String console(List<ResultRow> rows) {
+    return Renderers.console(ReportBuilder.build(Measurements.of(rows), null, null));
   }
 
   static Path atomicWrite(Path file, String text) {

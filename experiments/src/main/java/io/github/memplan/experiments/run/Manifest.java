@@ -61,12 +61,12 @@ public final class Manifest {
     m.put("cpu", cpuModel());
     m.put("cores", Runtime.getRuntime().availableProcessors());
     List<Object> problems = new ArrayList<>();
-    for (Suite.Problem p : suite.problems()) {
+    for (Suite.Problem<?, ?> p : suite.problems()) {
       Map<String, Object> pm = new LinkedHashMap<>();
       pm.put("problem", p.kind().name());
       pm.put("instances", p.instances().stream().map(i -> i.name()).toList());
       List<Object> planners = new ArrayList<>();
-      for (Suite.PlannerSpec s : p.planners()) {
+      for (Suite.PlannerEntry<?, ?> s : p.planners()) {
         Map<String, Object> sm = new LinkedHashMap<>();
         sm.put("label", s.label());
         sm.put("planner", s.id());

@@ -109,7 +109,7 @@ public final class Merge {
                   + dir);
         }
       }
-      for (String line : Runner.readAnytime(dir.resolve(ResultColumns.ANYTIME_FILE))) {
+      for (String line : SuiteRunner.readAnytime(dir.resolve(ResultColumns.ANYTIME_FILE))) {
         if (added.contains(anytimeRunOf(line))) {
           anytime.add(line);
         }
@@ -150,8 +150,8 @@ public final class Merge {
     byRun.values().forEach(merged::addAll);
     Files.createDirectories(out);
     ResultsFile.write(out.resolve(ResultColumns.RESULTS_FILE), merged);
-    Runner.writeLines(out.resolve(ResultColumns.ANYTIME_FILE), anytime);
-    Runner.sortAnytime(out.resolve(ResultColumns.ANYTIME_FILE));
+    SuiteRunner.writeLines(out.resolve(ResultColumns.ANYTIME_FILE), anytime);
+    SuiteRunner.sortAnytime(out.resolve(ResultColumns.ANYTIME_FILE));
     Path firstManifest = dirs.get(0).resolve(ResultColumns.MANIFEST_FILE);
     if (Files.exists(firstManifest)) {
       ObjectNode m = (ObjectNode) Manifest.JSON.readTree(firstManifest.toFile());
@@ -166,7 +166,7 @@ public final class Merge {
 
   /**
    * The runs of the expansion told by {@code manifest} (its run count, problems and replicates, in
-   * {@link RunSpec#expand} order) that are not in {@code present}.
+   * {@link SuiteRun#expand} order) that are not in {@code present}.
    */
   static List<String> missing(JsonNode manifest, java.util.Set<Integer> present) {
     int runs = manifest.path("runs").asInt();

@@ -1,5 +1,7 @@
 package io.github.memplan.experiments.store;
 
+import io.github.memplan.core.solve.Direction;
+import io.github.memplan.experiments.measure.RunStatus;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -18,7 +20,7 @@ import java.util.OptionalDouble;
  * @param metric the metric id
  * @param value the value as written (see {@link #format}), empty when the run has none
  * @param unit the metric's unit
- * @param direction {@code lower} or {@code higher} (is better)
+ * @param direction which way the metric improves ({@code lower} or {@code higher} in the file)
  * @param run the run's index in the suite's expansion
  * @param message why an {@code ERROR} or {@code TIMEOUT} run failed, else empty
  */
@@ -30,11 +32,11 @@ public record ResultRow(
     String params,
     long seed,
     int replicate,
-    String status,
+    RunStatus status,
     String metric,
     String value,
     String unit,
-    String direction,
+    Direction direction,
     int run,
     String message) {
 
@@ -59,11 +61,11 @@ public record ResultRow(
             params,
             Long.toString(seed),
             Integer.toString(replicate),
-            status,
+            status.name(),
             metric,
             value,
             unit,
-            direction,
+            directionName(direction),
             Integer.toString(run),
             message));
   }
@@ -84,16 +86,50 @@ public record ResultRow(
           f.get(4),
           Long.parseLong(f.get(5)),
           Integer.parseInt(f.get(6)),
-          f.get(7),
+          RunStatus.parse(f.get(7)),
           f.get(8),
           f.get(9),
           f.get(10),
-          f.get(11),
+          direction(f.get(11), f.get(8)),
           Integer.parseInt(f.get(12)),
           f.get(13));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("bad number: " + e.getMessage(), e);
     }
+  }
+
+  /** {@code lower} or {@code higher}, as results.csv writes a direction. */
+  public static String directionName(Direction d) {
+    return d == Direction.LOWER_IS_BETTER ? "lower" : "higher";
+  }
+
+  /**
+   * The direction results.csv calls {@code text}.
+   *
+   * @throws IllegalArgumentException for anything but {@code lower} and {@code higher}
+   */
+  public static Direction parseDirection(String text) {
+    return switch (text) {
+      case "lower" -> Direction.LOWER_IS_BETTER;
+      case "higher" -> Direction.HIGHER_IS_BETTER;
+      default ->
+          throw new IllegalArgumentException(
+              "direction '" + text + "' is neither lower nor higher");
+    };
+  }
+
+  private static Direction direction(String text, String metric) {
+    try {
+      return parseDirection(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "direction '" + text + "' of metric '" + metric + "' is neither lower nor higher", e);
+    }
+  }
+
+  /** The metric's value, NaN when the run has none. */
+  public double number() {
+    return value.isEmpty() ? Double.NaN : Double.parseDouble(value);
   }
 
   /** The key of the run this row belongs to: equal for all rows of one run. */

@@ -1,6 +1,10 @@
 /**
  * The results store: the long-format results CSV (one row per run and metric), written
- * incrementally and safely, read back as a Tablesaw table.
+ * incrementally and safely, read back as typed {@link
+ * io.github.memplan.experiments.store.ResultRow}s (status a {@link
+ * io.github.memplan.experiments.measure.RunStatus}, direction a {@link
+ * io.github.memplan.core.solve.Direction}; text only in the file) or as a Tablesaw table ({@link
+ * io.github.memplan.experiments.store.ResultsTable}) for analysis.
  *
  * <p>Columns ({@link io.github.memplan.experiments.store.ResultColumns}): {@code suite, problem,
  * instance, planner, params, seed, replicate, status, metric, value, unit, direction, run,
@@ -17,7 +21,8 @@
  * wall-clock time. Timing is the only part of the file that differs between two runs of the same
  * suite with the same seeds: compare files with the {@code time-ms} rows dropped ({@link
  * ResultRow#isTiming}). Statuses are the planner's ({@code OPTIMAL}, {@code FEASIBLE}, {@code
- * INFEASIBLE}, {@code NO_SOLUTION_IN_BUDGET}, {@code ERROR}) plus {@code TIMEOUT} for a run the
- * runner had to cancel. Every field is one line, so a physical line is a row.
+ * INFEASIBLE}, {@code NO_SOLUTION_IN_BUDGET}, {@code FAILED_TO_PLACE}, {@code ERROR}) plus {@code
+ * TIMEOUT} for a run the runner had to cancel. Every field is one line, so a physical line is a
+ * row.
  */
 package io.github.memplan.experiments.store;

@@ -13,10 +13,10 @@ import io.github.memplan.core.device.Network;
 import io.github.memplan.core.device.TraceGenerators;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.frontend.Lowering;
+import io.github.memplan.core.io.ByteSizes;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Validator;
-import io.github.memplan.experiments.cli.Units;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -49,17 +49,18 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
   }
 
   @Override
-  protected Validator<DeviceProblem, DeviceRun> validator() {
+  public Validator<DeviceProblem, DeviceRun> validator() {
     return new DeviceRunValidator();
   }
 
   @Override
-  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+  public List<SuiteInstance<DeviceProblem>> instances(JsonNode entry, Context ctx) {
     if (entry.isTextual()) {
-      List<SuiteInstance> out = new ArrayList<>();
+      List<SuiteInstance<DeviceProblem>> out = new ArrayList<>();
       for (Path f : SuiteFiles.resolve(entry.asText(), ctx.baseDir())) {
         String n = f.getFileName().toString().replaceFirst("\\.(csv|json)$", "");
-        out.add(new SuiteInstance(n, () -> new DeviceProblem(read(f), DeviceLayout.of(16L << 30))));
+        out.add(
+            new SuiteInstance<>(n, () -> new DeviceProblem(read(f), DeviceLayout.of(16L << 30))));
       }
       return out;
     }
@@ -77,7 +78,7 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
     String dramText = SuiteNodes.text(entry, "dram", "16GiB");
     long dram;
     try {
-      dram = Units.parseSize(dramText);
+      dram = ByteSizes.parse(dramText);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("dram: " + e.getMessage());
     }
@@ -93,7 +94,7 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
     DeviceLayout layout = DeviceLayout.of(dram);
     String name = kind + "-s" + seed + "-" + dramText;
     return List.of(
-        new SuiteInstance(
+        new SuiteInstance<>(
             name,
             () ->
                 new DeviceProblem(

@@ -40,20 +40,20 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
   }
 
   @Override
-  protected Validator<DsaInstance, DsaSolution> validator() {
+  public Validator<DsaInstance, DsaSolution> validator() {
     return new DsaValidator();
   }
 
   @Override
-  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+  public List<SuiteInstance<DsaInstance>> instances(JsonNode entry, Context ctx) {
     if (entry.isTextual() && Datasets.isReference(entry.asText())) {
       return List.of(fromDataset(Datasets.resolve(entry.asText())));
     }
     if (entry.isTextual()) {
-      List<SuiteInstance> out = new ArrayList<>();
+      List<SuiteInstance<DsaInstance>> out = new ArrayList<>();
       for (Path f : SuiteFiles.resolve(entry.asText(), ctx.baseDir())) {
         String n = f.getFileName().toString().replaceFirst("(?i)\\.csv$", "");
-        out.add(new SuiteInstance(n, () -> read(f)));
+        out.add(new SuiteInstance<>(n, () -> read(f)));
       }
       return out;
     }
@@ -76,12 +76,12 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
       throw new IllegalArgumentException("generate: need a number of buffers >= 1");
     }
     return List.of(
-        new SuiteInstance(
+        new SuiteInstance<>(
             TraceGenerator.name(buffers, seed), () -> TraceGenerator.generate(buffers, seed)));
   }
 
-  private static SuiteInstance fromDataset(Datasets.Entry e) {
-    return new SuiteInstance(
+  private static SuiteInstance<DsaInstance> fromDataset(Datasets.Entry e) {
+    return new SuiteInstance<>(
         e.file().name(),
         () -> {
           try {

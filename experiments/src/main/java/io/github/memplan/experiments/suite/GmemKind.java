@@ -27,12 +27,12 @@ public final class GmemKind extends SpiProblemKind<DsaInstance, DsaSolution> {
   }
 
   @Override
-  protected Validator<DsaInstance, DsaSolution> validator() {
+  public Validator<DsaInstance, DsaSolution> validator() {
     return new DsaValidator();
   }
 
   @Override
-  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+  public List<SuiteInstance<DsaInstance>> instances(JsonNode entry, Context ctx) {
     return ModelEntry.parse(entry, List.of())
         .instances(
             ctx,

@@ -30,12 +30,12 @@ public final class GroupKind extends SpiProblemKind<GroupProblem, Grouping> {
   }
 
   @Override
-  protected Validator<GroupProblem, Grouping> validator() {
+  public Validator<GroupProblem, Grouping> validator() {
     return new GroupingValidator();
   }
 
   @Override
-  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+  public List<SuiteInstance<GroupProblem>> instances(JsonNode entry, Context ctx) {
     ModelEntry e = ModelEntry.parse(entry, List.of("h2-rule"));
     GroupOptions.H2Rule h2Rule = GroupOptions.DEFAULT.h2Rule();
     JsonNode h = e.node().get("h2-rule");

@@ -32,12 +32,12 @@ public final class LmemKind extends SpiProblemKind<LmemInstance, LmemSolution> {
   }
 
   @Override
-  protected Validator<LmemInstance, LmemSolution> validator() {
+  public Validator<LmemInstance, LmemSolution> validator() {
     return new LmemValidator();
   }
 
   @Override
-  public List<SuiteInstance> instances(JsonNode entry, Context ctx) {
+  public List<SuiteInstance<LmemInstance>> instances(JsonNode entry, Context ctx) {
     if (entry.isObject()) {
       return generated(entry, ctx);
     }
@@ -45,10 +45,10 @@ public final class LmemKind extends SpiProblemKind<LmemInstance, LmemSolution> {
       throw new IllegalArgumentException(
           "expected an LMEM instance file, a glob or {generate: ...}");
     }
-    List<SuiteInstance> out = new ArrayList<>();
+    List<SuiteInstance<LmemInstance>> out = new ArrayList<>();
     for (Path f : SuiteFiles.resolve(entry.asText(), ctx.baseDir())) {
       String n = f.getFileName().toString().replaceFirst("(?i)\\.json$", "");
-      out.add(new SuiteInstance(n, () -> read(f)));
+      out.add(new SuiteInstance<>(n, () -> read(f)));
     }
     return out;
   }
@@ -58,7 +58,7 @@ public final class LmemKind extends SpiProblemKind<LmemInstance, LmemSolution> {
    * layer-group-shaped instance of OPS ops whose max-live bytes are close to F (default 0.8) of the
    * LMEM of one lane of each chip of the problem (default bm1684x).
    */
-  private static List<SuiteInstance> generated(JsonNode entry, Context ctx) {
+  private static List<SuiteInstance<LmemInstance>> generated(JsonNode entry, Context ctx) {
     SuiteNodes.keys(entry, "", List.of("generate", "seed", "fill", "sliced", "pipelined"));
     int ops = SuiteNodes.intValue(entry, "generate", -1);
     long seed = SuiteNodes.longValue(entry, "seed", 1);
@@ -71,7 +71,7 @@ public final class LmemKind extends SpiProblemKind<LmemInstance, LmemSolution> {
     if (!(fill > 0 && fill <= 1)) {
       throw new IllegalArgumentException("fill: need a fraction in (0, 1]");
     }
-    List<SuiteInstance> out = new ArrayList<>();
+    List<SuiteInstance<LmemInstance>> out = new ArrayList<>();
     List<String> chips = ctx.chips().isEmpty() ? List.of("bm1684x") : ctx.chips();
     for (String chipName : chips) {
       Chip c = Chips.get(chipName);
@@ -79,7 +79,7 @@ public final class LmemKind extends SpiProblemKind<LmemInstance, LmemSolution> {
           new LmemGenerator.Geometry(c.lmemBytesPerLane(), c.banks(), c.bankBytes(), c.euBytes());
       String name = "gen-" + ops + "-s" + seed + "@" + c.name();
       out.add(
-          new SuiteInstance(
+          new SuiteInstance<>(
               name, () -> LmemGenerator.generate(name, seed, ops, g, sliced, pipelined, fill)));
     }
     return out;

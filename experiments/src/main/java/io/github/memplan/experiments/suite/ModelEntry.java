@@ -6,7 +6,7 @@ import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.ir.ModelProvider;
-import io.github.memplan.experiments.cli.ModelArg;
+import io.github.memplan.experiments.model.ModelArg;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -40,8 +40,8 @@ record ModelEntry(
     JsonNode node) {
 
   /** Builds an instance's loaded object from the front-ended graph's model and chip. */
-  interface Builder {
-    Object build(ModelProvider model, Chip chip, FrontEnd.Options frontEnd, Lowering.Quantize q);
+  interface Builder<I> {
+    I build(ModelProvider model, Chip chip, FrontEnd.Options frontEnd, Lowering.Quantize q);
   }
 
   /**
@@ -122,8 +122,9 @@ record ModelEntry(
    *
    * @param kindSuffix what the kind appends after {@code MODEL@CHIP} (may be empty)
    */
-  List<SuiteInstance> instances(ProblemKind.Context ctx, String kindSuffix, Builder builder) {
-    List<SuiteInstance> out = new ArrayList<>();
+  <I> List<SuiteInstance<I>> instances(
+      ProblemKind.Context ctx, String kindSuffix, Builder<I> builder) {
+    List<SuiteInstance<I>> out = new ArrayList<>();
     for (String arg : models) {
       String model =
           ModelArg.fileKind(arg) == null ? arg : ctx.baseDir().resolve(arg).normalize().toString();
@@ -134,9 +135,9 @@ record ModelEntry(
           if (quantizeGiven) {
             q.check(chip);
           }
-          Supplier<Object> loader = () -> builder.build(provider, chip, frontEnd, q);
+          Supplier<I> loader = () -> builder.build(provider, chip, frontEnd, q);
           out.add(
-              new SuiteInstance(
+              new SuiteInstance<>(
                   provider.name() + "@" + chip.name() + kindSuffix + suffix(frontEnd) + suffix(q),
                   loader));
         }

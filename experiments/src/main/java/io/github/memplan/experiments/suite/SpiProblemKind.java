@@ -1,31 +1,25 @@
 package io.github.memplan.experiments.suite;
 
 import io.github.memplan.core.solve.Metric;
-import io.github.memplan.core.solve.MetricProvider;
 import io.github.memplan.core.solve.Outcome;
-import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.core.solve.Validator;
-import io.github.memplan.core.solve.Violation;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import io.github.memplan.experiments.measure.GuardedSolve;
+import io.github.memplan.experiments.measure.Measured;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 
 /**
  * A problem whose planners are {@link PlannerProvider}s ({@link Planners}) and whose metrics come
- * from the {@link MetricProvider}s of its instance type: a subclass says only how instances are
- * written in a suite and which validator checks solutions.
+ * from the {@link io.github.memplan.core.solve.MetricProvider}s of its instance type: a subclass
+ * says only how instances are written in a suite and which validator checks solutions.
  *
  * @param <I> the instance type
  * @param <S> the solution type
  */
-public abstract class SpiProblemKind<I, S> implements ProblemKind {
+public abstract class SpiProblemKind<I, S> implements ProblemKind<I, S> {
   private final Class<I> type;
 
   protected SpiProblemKind(Class<I> type) {
@@ -38,26 +32,15 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind {
   }
 
   /** The oracle every solution passes before it is measured. */
-  protected abstract Validator<I, S> validator();
+  public abstract Validator<I, S> validator();
 
   @Override
-  public Map<String, String> resolvePlanner(String id, Map<String, String> params) {
-    PlannerProvider<I, S> p = Planners.get(id, type);
-    return new TreeMap<>(PlannerConfig.resolve(p.id(), p.parameters(), params).values());
+  public ResolvedPlanner<I, S> planner(String id, Map<String, String> params) {
+    return ResolvedPlanner.of(Planners.get(id, type), params);
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private List<Metric<I, S>> metricObjects() {
-    List<Metric<I, S>> out = new ArrayList<>();
-    List<MetricProvider> providers = new ArrayList<>();
-    ServiceLoader.load(MetricProvider.class).forEach(providers::add);
-    providers.sort(java.util.Comparator.comparing(p -> p.getClass().getName()));
-    for (MetricProvider p : providers) {
-      if (p.instanceType().equals(type)) {
-        out.addAll(p.metrics());
-      }
-    }
-    return out;
+    return GuardedSolve.metrics(type);
   }
 
   @Override
@@ -68,26 +51,8 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind {
   }
 
   @Override
-  public RunOutcome run(
-      Object instance, String plannerId, Map<String, String> params, SolveContext ctx) {
-    PlannerProvider<I, S> p = Planners.get(plannerId, type);
-    I in = type.cast(instance);
-    Outcome<S> outcome =
-        p.create(PlannerConfig.resolve(p.id(), p.parameters(), params)).solve(in, ctx);
-    if (outcome.status().hasSolution()) {
-      List<Violation> v = validator().validate(in, outcome.solution());
-      if (!v.isEmpty()) {
-        return RunOutcome.error(
-            "invalid solution: "
-                + v.get(0)
-                + (v.size() > 1 ? " (and " + (v.size() - 1) + " more)" : ""));
-      }
-    }
-    Map<String, OptionalDouble> values = new LinkedHashMap<>();
-    for (Metric<I, S> m : metricObjects()) {
-      values.put(m.id(), m.value(in, outcome));
-    }
-    String message = outcome.status().name().equals("ERROR") ? outcome.message() : "";
-    return new RunOutcome(outcome.status().name(), values, message);
+  public Measured<S> solve(ResolvedPlanner<I, S> planner, I instance, SolveContext ctx) {
+    Outcome<S> outcome = planner.create().solve(instance, ctx);
+    return GuardedSolve.measure(instance, outcome, validator(), metricObjects());
   }
 }

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * A parsed, checked suite.
@@ -17,7 +16,7 @@ import java.util.stream.Collectors;
  * @param problems the problems, in file order
  */
 public record Suite(
-    String name, Path file, String text, long seed, int replicates, List<Problem> problems) {
+    String name, Path file, String text, long seed, int replicates, List<Problem<?, ?>> problems) {
 
   /** The same suite with another base seed. */
   public Suite withSeed(long newSeed) {
@@ -32,27 +31,38 @@ public record Suite(
    * @param planners the planners, in file order
    * @param metrics the metrics recorded, in the kind's order
    * @param budget the per-run budget
+   * @param <I> the instance type
+   * @param <S> the solution type
    */
-  public record Problem(
-      ProblemKind kind,
-      List<SuiteInstance> instances,
-      List<PlannerSpec> planners,
+  public record Problem<I, S>(
+      ProblemKind<I, S> kind,
+      List<SuiteInstance<I>> instances,
+      List<PlannerEntry<I, S>> planners,
       List<MetricInfo> metrics,
       BudgetSpec budget) {}
 
   /**
-   * A planner with its parameters.
+   * A planner of a problem, resolved once, with its label.
    *
-   * @param id the planner id
    * @param label the name in the results (the id unless the suite gives a label)
-   * @param params the resolved parameters, defaults included, sorted by key
+   * @param planner the planner and its resolved parameters
+   * @param <I> the instance type
+   * @param <S> the solution type
    */
-  public record PlannerSpec(String id, String label, Map<String, String> params) {
+  public record PlannerEntry<I, S>(String label, ResolvedPlanner<I, S> planner) {
+    /** The planner id. */
+    public String id() {
+      return planner.id();
+    }
+
+    /** The resolved parameters, defaults included, sorted by key. */
+    public Map<String, String> params() {
+      return planner.params();
+    }
+
     /** The canonical {@code k=v;k=v} form, sorted by key. */
     public String paramsString() {
-      return params.entrySet().stream()
-          .map(e -> e.getKey() + "=" + e.getValue())
-          .collect(Collectors.joining(";"));
+      return planner.paramsString();
     }
   }
 

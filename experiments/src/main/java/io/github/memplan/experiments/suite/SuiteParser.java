@@ -7,7 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.github.memplan.core.chip.Chips;
 import io.github.memplan.core.io.InputText;
 import io.github.memplan.core.io.StrictJson;
-import io.github.memplan.experiments.cli.Units;
+import io.github.memplan.core.solve.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -124,8 +124,8 @@ public final class SuiteParser {
       if (problems == null || !problems.isArray() || problems.isEmpty()) {
         throw fail("problems", "missing: a non-empty list of problems");
       }
-      Map<String, ProblemKind> kinds = ProblemKind.all();
-      List<Suite.Problem> out = new ArrayList<>();
+      Map<String, ProblemKind<?, ?>> kinds = ProblemKind.all();
+      List<Suite.Problem<?, ?>> out = new ArrayList<>();
       for (int i = 0; i < problems.size(); i++) {
         out.add(problem(problems.get(i), "problems[" + i + "]", kinds, base, budget));
       }
@@ -150,7 +150,7 @@ public final class SuiteParser {
       if (n.has("time-limit")) {
         String t = n.get("time-limit").asText();
         try {
-          limit = Units.parseDuration(t);
+          limit = Durations.parse(t);
         } catch (RuntimeException e) {
           throw fail(path + ".time-limit", e.getMessage());
         }
@@ -162,14 +162,18 @@ public final class SuiteParser {
       return new Suite.BudgetSpec(limit, steps);
     }
 
-    Suite.Problem problem(
-        JsonNode n, String path, Map<String, ProblemKind> kinds, Path base, Suite.BudgetSpec b) {
+    Suite.Problem<?, ?> problem(
+        JsonNode n,
+        String path,
+        Map<String, ProblemKind<?, ?>> kinds,
+        Path base,
+        Suite.BudgetSpec b) {
       keysOk(n, path, PROBLEM);
       String kindName = at(path, () -> SuiteNodes.text(n, "problem", null));
       if (kindName == null) {
         throw fail(path + ".problem", "missing (known: " + String.join(", ", kinds.keySet()) + ")");
       }
-      ProblemKind kind = kinds.get(kindName);
+      ProblemKind<?, ?> kind = kinds.get(kindName);
       if (kind == null) {
         throw fail(
             path + ".problem",
@@ -179,6 +183,12 @@ public final class SuiteParser {
                 + String.join(", ", kinds.keySet())
                 + ")");
       }
+      return problem(n, path, kind, base, b);
+    }
+
+    private <I, S> Suite.Problem<I, S> problem(
+        JsonNode n, String path, ProblemKind<I, S> kind, Path base, Suite.BudgetSpec b) {
+      String kindName = kind.name();
       List<String> chips = new ArrayList<>();
       JsonNode cn = n.get("chips");
       if (cn == null) {
@@ -192,25 +202,25 @@ public final class SuiteParser {
         }
       }
       ProblemKind.Context ctx = new ProblemKind.Context(base, List.copyOf(chips));
-      List<SuiteInstance> instances = new ArrayList<>();
+      List<SuiteInstance<I>> instances = new ArrayList<>();
       Set<String> names = new HashSet<>();
       List<JsonNode> in = required(n, "instances", path);
       for (int i = 0; i < in.size(); i++) {
         String p = path + ".instances[" + i + "]";
         JsonNode e = in.get(i);
-        for (SuiteInstance si : at(p, () -> kind.instances(e, ctx))) {
+        for (SuiteInstance<I> si : at(p, () -> kind.instances(e, ctx))) {
           if (!names.add(si.name())) {
             throw fail(p, "instance '" + si.name() + "' appears twice");
           }
           instances.add(si);
         }
       }
-      List<Suite.PlannerSpec> planners = new ArrayList<>();
+      List<Suite.PlannerEntry<I, S>> planners = new ArrayList<>();
       Set<String> labels = new HashSet<>();
       List<JsonNode> pl = required(n, "planners", path);
       for (int i = 0; i < pl.size(); i++) {
         String p = path + ".planners[" + i + "]";
-        Suite.PlannerSpec spec = planner(pl.get(i), p, kind);
+        Suite.PlannerEntry<I, S> spec = planner(pl.get(i), p, kind);
         if (!labels.add(spec.label())) {
           throw fail(
               p,
@@ -241,11 +251,11 @@ public final class SuiteParser {
         metrics = all.stream().filter(m -> wanted.contains(m.id())).toList();
       }
       Suite.BudgetSpec budget = budget(n.get("budget"), path + ".budget", b);
-      return new Suite.Problem(
+      return new Suite.Problem<>(
           kind, List.copyOf(instances), List.copyOf(planners), metrics, budget);
     }
 
-    Suite.PlannerSpec planner(JsonNode n, String path, ProblemKind kind) {
+    <I, S> Suite.PlannerEntry<I, S> planner(JsonNode n, String path, ProblemKind<I, S> kind) {
       String id;
       String label;
       Map<String, String> params = new LinkedHashMap<>();
@@ -276,17 +286,16 @@ public final class SuiteParser {
           }
         }
       }
-      Map<String, String> resolved;
+      ResolvedPlanner<I, S> resolved;
       try {
-        resolved = kind.resolvePlanner(id, params);
+        resolved = kind.planner(id, params);
       } catch (IllegalArgumentException e) {
         String bad = unknownParam(e.getMessage(), params);
         throw fail(
             bad == null ? path + (n.isTextual() ? "" : ".planner") : path + ".params." + bad,
             e.getMessage());
       }
-      return new Suite.PlannerSpec(
-          id, label, java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(resolved)));
+      return new Suite.PlannerEntry<>(label, resolved);
     }
 
     /** The parameter an error message calls unknown, if it is one of {@code params}. */

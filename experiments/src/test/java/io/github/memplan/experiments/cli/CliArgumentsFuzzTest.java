@@ -42,12 +42,12 @@ class CliArgumentsFuzzTest {
     parsedOrRejected(
         () -> parse("gmem", "--model", "m", "--time-limit", arg), "--time-limit", USAGE);
     if (parsedOrNull("--input", arg) instanceof GmemCommand gmem) {
-      for (String spec : gmem.inputs.specs) {
+      for (String spec : gmem.inputs.shapeTexts()) {
         parsedOrRejected(() -> OnnxImporter.parseInputShapes(spec), "input shape", List.of());
       }
     }
     if (parsedOrNull("--input-value", arg) instanceof GmemCommand gmem) {
-      for (String spec : gmem.inputs.values) {
+      for (String spec : gmem.inputs.valueTexts()) {
         parsedOrRejected(() -> OnnxImporter.parseInputValues(spec), "input value", List.of());
       }
     }

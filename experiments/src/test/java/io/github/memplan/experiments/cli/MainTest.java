@@ -246,7 +246,8 @@ class MainTest {
     assertThat(j.get("status").asText()).isEqualTo("FEASIBLE");
     assertThat(j.get("peakBytes").asLong()).isEqualTo(16);
     assertThat(j.get("lowerBound").asLong()).isEqualTo(12);
-    assertThat(j.get("ratio").asDouble()).isEqualTo(1.3333);
+    assertThat(j.get("ratio").asDouble()).isEqualTo(16.0 / 12);
+    assertThat(j.get("maxLoad").asLong()).isEqualTo(12);
     assertThat(j.get("buffers").asInt()).isEqualTo(3);
     assertThat(j.get("millis").isNumber()).isTrue();
     assertThat(j.get("capacity").isNull()).isTrue();

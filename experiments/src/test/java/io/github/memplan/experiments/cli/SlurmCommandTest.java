@@ -2,8 +2,8 @@ package io.github.memplan.experiments.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.memplan.experiments.run.Runner;
 import io.github.memplan.experiments.run.Shard;
+import io.github.memplan.experiments.run.SuiteRunner;
 import io.github.memplan.experiments.slurm.Jobs;
 import io.github.memplan.experiments.store.ResultRow;
 import io.github.memplan.experiments.store.ResultsFile;
@@ -324,9 +324,9 @@ class SlurmCommandTest {
   void runShard(int k) throws Exception {
     PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     Path shard = out.resolve("shards/" + k);
-    new Runner(
+    new SuiteRunner(
             SuiteParser.parse(suite),
-            new Runner.Options(shard, true, new Shard(k, 3), 1, quiet, false))
+            new SuiteRunner.Options(shard, true, new Shard(k, 3), 1, quiet, false))
         .run();
   }
 

@@ -3,6 +3,7 @@ package io.github.memplan.experiments.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.memplan.experiments.store.ResultsFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -28,7 +29,9 @@ class PlotsTest {
 
   ProblemReport report() throws IOException {
     fixture();
-    return ReportBuilder.build(Measurements.read(dir.resolve("results.csv")), "naive", null).get(0);
+    return ReportBuilder.build(
+            Measurements.of(ResultsFile.read(dir.resolve("results.csv"))), "naive", null)
+        .get(0);
   }
 
   /**

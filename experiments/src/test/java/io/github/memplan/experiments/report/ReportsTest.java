@@ -171,7 +171,7 @@ class ReportsTest {
             + "s,gmem,b,naive,,0,0,FEASIBLE,peak-bytes,1,bytes,smaller,1,\n"
             + "s,gmem,b,naive,,0,0,FEASIBLE,time-ms,1,ms,lower,1,\n");
     assertThatThrownBy(() -> Reports.write(dir, Reports.Options.defaults()))
-        .hasMessageContaining("results.csv: run 1 (b, naive)")
+        .hasMessageContaining("results.csv:4:")
         .hasMessageContaining("direction 'smaller' of metric 'peak-bytes'");
     Files.writeString(dir.resolve(Reports.RESULTS), "suite,problem\ns,gmem\n");
     assertThatThrownBy(() -> Reports.write(dir, Reports.Options.defaults()))

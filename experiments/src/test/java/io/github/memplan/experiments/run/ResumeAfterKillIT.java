@@ -3,6 +3,7 @@ package io.github.memplan.experiments.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.experiments.cli.Main;
+import io.github.memplan.experiments.measure.RunStatus;
 import io.github.memplan.experiments.store.ResultRow;
 import io.github.memplan.experiments.store.ResultsFile;
 import io.github.memplan.experiments.suite.Suite;
@@ -93,7 +94,7 @@ class ResumeAfterKillIT {
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     List<ResultRow> stopped = ResultsFile.read(results);
-    assertThat(stopped).noneMatch(r -> r.status().equals("ERROR"));
+    assertThat(stopped).noneMatch(r -> r.status() == RunStatus.ERROR);
     long before = completeRuns(results);
     assertThat(before).isBetween(3L, (long) RUNS - 1);
 

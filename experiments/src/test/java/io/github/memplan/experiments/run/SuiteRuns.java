@@ -23,10 +23,11 @@ final class SuiteRuns {
   }
 
   /** Runs {@code suite} into {@code out}; progress is discarded. */
-  static Runner.Summary run(Suite suite, Path out, boolean resume, Shard shard, int jobs)
+  static SuiteRunner.Summary run(Suite suite, Path out, boolean resume, Shard shard, int jobs)
       throws Exception {
     PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-    return new Runner(suite, new Runner.Options(out, resume, shard, jobs, err, false)).run();
+    return new SuiteRunner(suite, new SuiteRunner.Options(out, resume, shard, jobs, err, false))
+        .run();
   }
 
   /** The rows of results.csv in {@code dir}, timing rows dropped. */

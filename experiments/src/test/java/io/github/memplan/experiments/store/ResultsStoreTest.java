@@ -3,6 +3,8 @@ package io.github.memplan.experiments.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.solve.Direction;
+import io.github.memplan.experiments.measure.RunStatus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,11 +28,11 @@ class ResultsStoreTest {
         "mode=decide;x=1",
         7,
         0,
-        "FEASIBLE",
+        RunStatus.FEASIBLE,
         metric,
         value,
         "bytes",
-        "lower",
+        Direction.LOWER_IS_BETTER,
         run,
         message);
   }

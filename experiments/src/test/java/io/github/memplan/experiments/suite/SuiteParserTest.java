@@ -54,7 +54,7 @@ class SuiteParserTest {
                 + "    budget: {time-limit: 1s}\n");
     assertThat(s.seed()).isEqualTo(3);
     assertThat(s.replicates()).isEqualTo(2);
-    Suite.Problem p = s.problems().get(0);
+    Suite.Problem<?, ?> p = s.problems().get(0);
     assertThat(p.instances())
         .extracting(SuiteInstance::name)
         .containsExactly("a", "b", "c", "gen-10-s1");
@@ -147,7 +147,7 @@ class SuiteParserTest {
                 + "    instances: [{model: resnet18, front-end: 'all,-fuse-relu', h2-rule: false},"
                 + " {model: resnet18, h2-rule: true}, resnet18]\n"
                 + "    planners: [tpumlir-v0]\n");
-    Suite.Problem gmem = s.problems().get(0);
+    Suite.Problem<?, ?> gmem = s.problems().get(0);
     assertThat(gmem.instances())
         .extracting(SuiteInstance::name)
         .containsExactly("resnet18@bm1684x", "resnet18@bm1684x-fe-none");
@@ -178,7 +178,7 @@ class SuiteParserTest {
             "q.yaml: problems[0].instances[0]: unknown front-end pass 'fuse-all'");
   }
 
-  private static long bufferBytes(SuiteInstance gmem) throws Exception {
+  private static long bufferBytes(SuiteInstance<?> gmem) throws Exception {
     return ((io.github.memplan.core.dsa.DsaInstance) gmem.loader().get())
         .buffers().stream().mapToLong(io.github.memplan.core.dsa.Buffer::size).sum();
   }
@@ -195,7 +195,7 @@ class SuiteParserTest {
                 + "    instances: [{model: resnet18, quantize: F32}, {model: resnet18, quantize:"
                 + " bf16}]\n"
                 + "    planners: [tpumlir-v0]\n");
-    Suite.Problem gmem = s.problems().get(0);
+    Suite.Problem<?, ?> gmem = s.problems().get(0);
     assertThat(gmem.instances())
         .extracting(SuiteInstance::name)
         .containsExactly("resnet18@bm1684x", "resnet18@bm1684x-int8");

@@ -74,9 +74,9 @@ class ZooGmemIT {
         long peak = DsaPlannerContract.assertSolved(instance, out);
         assertThat(peak).as("%s with %s", label, p.id()).isGreaterThanOrEqualTo(lb);
       } else {
-        assertThat(out.status().name())
+        assertThat(out.status())
             .as("%s with %s: %s", label, p.id(), out.message())
-            .isEqualTo("NO_SOLUTION_IN_BUDGET");
+            .isIn(Status.NO_SOLUTION_IN_BUDGET, Status.FAILED_TO_PLACE);
       }
     }
   }

@@ -33,7 +33,7 @@ public final class BestGreedyPlanner implements Planner<DsaInstance, DsaSolution
     }
     long peak = instance.peak(pick.solution());
     if (peak > instance.capacity()) {
-      return Outcome.noSolution(
+      return Outcome.failedToPlace(
           bound, "greedy peak " + peak + " exceeds the capacity " + instance.capacity());
     }
     Outcome<DsaSolution> out =

@@ -266,7 +266,7 @@ public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolu
     Map<String, Number> stats = new TreeMap<>();
     long lb = LmemLowerBounds.maxLive(inst);
     if (lb > inst.capacity()) {
-      return LmemOutcomes.failed(inst, "lmem-timefold: nothing to search", stats);
+      return LmemOutcomes.searchEnded(inst, "lmem-timefold: nothing to search", stats);
     }
     LmemDecoder decoder = new LmemDecoder(inst, rules);
     LmemPlan start = plan(inst, decoder, startOrder(inst));
@@ -304,7 +304,7 @@ public final class LmemTimefoldPlanner implements Planner<LmemInstance, LmemSolu
     stats.put("peak", bestRank.score().peak());
     stats.put("millis", (System.nanoTime() - t0) / 1e6);
     if (bestRank.overflow() > 0) {
-      return LmemOutcomes.failed(
+      return LmemOutcomes.searchEnded(
           inst,
           "lmem-timefold: the best order found ends at "
               + bestRank.score().peak()

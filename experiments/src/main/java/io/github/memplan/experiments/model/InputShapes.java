@@ -1,4 +1,4 @@
-package io.github.memplan.experiments.cli;
+package io.github.memplan.experiments.model;
 
 import io.github.memplan.datasets.onnx.OnnxImporter;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  * ONNX file's dynamic dims (or resize a TFLite file's) and the values that fold what depends on an
  * ONNX input (Silero VAD's {@code If} nodes on its sample rate {@code sr}).
  */
-final class InputShapes {
+public final class InputShapes {
   @Option(
       names = "--input",
       paramLabel = "NAME=D0,D1,...",
@@ -30,6 +30,16 @@ final class InputShapes {
               + " computed from it), while ops that read the input still read it at run time;"
               + " repeat for several inputs.")
   List<String> values = new ArrayList<>();
+
+  /** Each {@code --input} as given. */
+  public List<String> shapeTexts() {
+    return List.copyOf(specs);
+  }
+
+  /** Each {@code --input-value} as given. */
+  public List<String> valueTexts() {
+    return List.copyOf(values);
+  }
 
   /** Whether any shape or value is given. */
   boolean any() {

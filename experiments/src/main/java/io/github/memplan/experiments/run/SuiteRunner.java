@@ -1,14 +1,17 @@
 package io.github.memplan.experiments.run;
 
 import io.github.memplan.core.solve.Budget;
+import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.ProgressListener;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.experiments.measure.GuardedSolve;
+import io.github.memplan.experiments.measure.Measured;
+import io.github.memplan.experiments.measure.RunStatus;
 import io.github.memplan.experiments.store.Csv;
 import io.github.memplan.experiments.store.ResultColumns;
 import io.github.memplan.experiments.store.ResultRow;
 import io.github.memplan.experiments.store.ResultsFile;
 import io.github.memplan.experiments.suite.MetricInfo;
-import io.github.memplan.experiments.suite.RunOutcome;
 import io.github.memplan.experiments.suite.Suite;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,17 +26,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs a suite into a directory: results.csv, anytime.csv and manifest.json.
@@ -53,7 +53,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * that ends while the JVM shuts down (a signal: Slurm's {@code scancel}, Ctrl-C) is not recorded,
  * since what it met may be the shutdown itself; a resumed run redoes it.
  */
-public final class Runner {
+public final class SuiteRunner {
   /**
    * How to run.
    *
@@ -79,22 +79,21 @@ public final class Runner {
 
   private final Suite suite;
   private final Options opts;
-  private final Map<String, Object> instances = new ConcurrentHashMap<>();
 
-  public Runner(Suite suite, Options opts) {
+  public SuiteRunner(Suite suite, Options opts) {
     this.suite = suite;
     this.opts = opts;
   }
 
   /** The grace margin past a time limit before a run is cancelled. */
   public static Duration grace(Duration limit) {
-    return Duration.ofSeconds(1).plus(limit.dividedBy(10));
+    return GuardedSolve.grace(limit);
   }
 
   public Summary run() throws IOException {
     Instant start = Instant.now();
-    List<RunSpec> all = RunSpec.expand(suite);
-    List<RunSpec> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
+    List<SuiteRun<?, ?>> all = SuiteRun.expand(suite);
+    List<SuiteRun<?, ?>> mine = all.stream().filter(r -> opts.shard().contains(r.index())).toList();
     Files.createDirectories(opts.out());
     Path results = opts.out().resolve(ResultColumns.RESULTS_FILE);
     Path anytime = opts.out().resolve(ResultColumns.ANYTIME_FILE);
@@ -122,7 +121,7 @@ public final class Runner {
         }
       }
     }
-    List<RunSpec> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
+    List<SuiteRun<?, ?>> todo = mine.stream().filter(r -> !done.contains(r.index())).toList();
     Manifest.write(
         opts.out().resolve(ResultColumns.MANIFEST_FILE),
         Manifest.of(suite, all.size(), opts.shard(), opts.jobs(), start, done.size()));
@@ -132,7 +131,7 @@ public final class Runner {
       ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, opts.jobs()));
       try {
         List<Future<?>> futures = new ArrayList<>();
-        for (RunSpec r : todo) {
+        for (SuiteRun<?, ?> r : todo) {
           futures.add(
               pool.submit(
                   () -> {
@@ -200,9 +199,9 @@ public final class Runner {
   }
 
   /** Rows from an earlier run must be runs of this suite (same index, same key). */
-  private void checkBelongs(List<ResultRow> kept, List<RunSpec> all, Path file) {
+  private void checkBelongs(List<ResultRow> kept, List<SuiteRun<?, ?>> all, Path file) {
     for (ResultRow r : kept) {
-      RunSpec s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
+      SuiteRun<?, ?> s = r.run() >= 0 && r.run() < all.size() ? all.get(r.run()) : null;
       if (s == null
           || !r.suite().equals(suite.name())
           || !r.instance().equals(s.instance().name())
@@ -222,22 +221,19 @@ public final class Runner {
     }
   }
 
-  private Object instance(RunSpec r) {
-    return instances.computeIfAbsent(
-        r.problemIndex() + "/" + r.instance().name(), k -> r.instance().loader().get());
-  }
-
   /** Runs {@code r} and returns its rows; the planner's improvements go to {@code curve}. */
-  List<ResultRow> execute(RunSpec r, List<String> curve) {
+  <I, S> List<ResultRow> execute(SuiteRun<I, S> r, List<String> curve) {
     Suite.BudgetSpec b = r.problem().budget();
-    Object in;
+    I in;
     try {
-      in = instance(r);
+      in = r.instance().load();
     } catch (RuntimeException e) {
-      return rows(r, null, "ERROR", "instance '" + r.instance().name() + "': " + describe(e), 0);
+      return rows(
+          r,
+          Measured.error("instance '" + r.instance().name() + "': " + GuardedSolve.describe(e)),
+          0);
     }
     long t0 = System.nanoTime();
-    AtomicReference<Object> result = new AtomicReference<>();
     Budget budget = Budget.of(b.timeLimit(), b.steps());
     ProgressListener listener =
         (obj, bound, note) -> {
@@ -246,102 +242,34 @@ public final class Runner {
           }
         };
     SolveContext ctx = new SolveContext(r.seed(), new SplittableRandom(r.seed()), budget, listener);
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                result.set(r.problem().kind().run(in, r.planner().id(), r.planner().params(), ctx));
-              } catch (Throwable e) {
-                result.set(e);
-              }
-            },
-            "memplan-run-" + r.index());
-    t.setDaemon(true);
-    t.start();
-    String status;
-    String message;
-    RunOutcome outcome = null;
-    boolean timedOut = false;
-    try {
-      if (b.timeLimit() == null) {
-        t.join();
-      } else {
-        Duration g = grace(b.timeLimit());
-        t.join(b.timeLimit().plus(g).toMillis());
-        if (t.isAlive()) {
-          timedOut = true;
-          budget.cancel();
-          t.join(g.toMillis());
-          if (t.isAlive()) {
-            t.interrupt();
-            t.join(g.toMillis());
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      budget.cancel();
-      t.interrupt();
-      Thread.currentThread().interrupt();
-      timedOut = true;
-    }
-    double millis = (System.nanoTime() - t0) / 1e6;
-    Object res = result.get();
-    if (timedOut) {
-      status = ResultColumns.TIMEOUT;
-      message =
-          "still running "
-              + grace(b.timeLimit()).toMillis()
-              + " ms past its time limit of "
-              + b.timeLimit().toMillis()
-              + " ms; cancelled";
-    } else if (res instanceof RunOutcome o) {
-      outcome = o;
-      status = o.status();
-      message = o.message();
-    } else {
-      status = "ERROR";
-      message = describe((Throwable) res);
-    }
-    return rows(r, outcome, status, message, millis);
+    Measured<S> m = r.problem().kind().solveGuarded(r.planner().planner(), in, ctx, b.timeLimit());
+    return rows(r, m, m.millis());
   }
 
-  private static String describe(Throwable e) {
-    if (e instanceof OutOfMemoryError) {
-      return "ran out of memory (OutOfMemoryError"
-          + (e.getMessage() == null ? "" : ": " + e.getMessage())
-          + ")";
-    }
-    if (e instanceof StackOverflowError) {
-      return "ran out of stack (StackOverflowError)";
-    }
-    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-  }
-
-  private List<ResultRow> rows(
-      RunSpec r, RunOutcome outcome, String status, String message, double millis) {
+  private List<ResultRow> rows(SuiteRun<?, ?> r, Measured<?> outcome, double millis) {
     List<ResultRow> rows = new ArrayList<>();
     for (MetricInfo m : r.problem().metrics()) {
-      OptionalDouble v =
-          outcome == null
-              ? OptionalDouble.empty()
-              : outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
-      rows.add(row(r, status, m.id(), ResultRow.format(v), m.unit(), m.directionName(), message));
+      OptionalDouble v = outcome.values().getOrDefault(m.id(), OptionalDouble.empty());
+      rows.add(row(r, outcome, m.id(), ResultRow.format(v), m.unit(), m.direction()));
     }
     rows.add(
         row(
             r,
-            status,
+            outcome,
             ResultColumns.TIME_METRIC,
             String.format(Locale.ROOT, "%.3f", millis),
             "ms",
-            "lower",
-            message));
+            Direction.LOWER_IS_BETTER));
     return rows;
   }
 
   private ResultRow row(
-      RunSpec r, String status, String metric, String value, String unit, String dir, String msg) {
-    boolean failed = status.equals("ERROR") || status.equals(ResultColumns.TIMEOUT);
+      SuiteRun<?, ?> r,
+      Measured<?> outcome,
+      String metric,
+      String value,
+      String unit,
+      Direction dir) {
     return new ResultRow(
         suite.name(),
         r.problem().kind().name(),
@@ -350,16 +278,16 @@ public final class Runner {
         r.planner().paramsString(),
         r.seed(),
         r.replicate(),
-        status,
+        outcome.status(),
         metric,
         value,
         unit,
         dir,
         r.index(),
-        failed ? msg : "");
+        outcome.status().failed() ? outcome.message() : "");
   }
 
-  private String anytimeLine(RunSpec r, double ms, long obj, long bound, String note) {
+  private String anytimeLine(SuiteRun<?, ?> r, double ms, long obj, long bound, String note) {
     return Csv.line(
         List.of(
             suite.name(),
@@ -412,7 +340,7 @@ public final class Runner {
   /** Sorts anytime.csv by run (stable within a run); drops a torn line. */
   static void sortAnytime(Path file) throws IOException {
     List<String> lines = readAnytime(file);
-    lines.sort(java.util.Comparator.comparingInt(Runner::anytimeRun));
+    lines.sort(java.util.Comparator.comparingInt(SuiteRunner::anytimeRun));
     writeLines(file, lines);
   }
 
@@ -448,9 +376,9 @@ public final class Runner {
       }
     }
 
-    void done(RunSpec r, String status, String millis) {
+    void done(SuiteRun<?, ?> r, RunStatus status, String millis) {
       int n = finished.incrementAndGet();
-      if (status.equals("ERROR") || status.equals(ResultColumns.TIMEOUT)) {
+      if (status.failed()) {
         failed.incrementAndGet();
       }
       synchronized (this) {

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One run of a suite.
+ * One run of a suite: one planner on one instance with one seed.
  *
  * @param index the run's index in the suite's expansion: problems in file order, then instances,
  *     then planners, then replicates; stable while the suite file is unchanged
@@ -16,30 +16,36 @@ import java.util.List;
  * @param planner the planner
  * @param seed the run's seed, the suite's base seed plus the replicate
  * @param replicate the replicate, from 0
+ * @param <I> the instance type
+ * @param <S> the solution type
  */
-public record RunSpec(
+public record SuiteRun<I, S>(
     int index,
     int problemIndex,
-    Suite.Problem problem,
-    SuiteInstance instance,
-    Suite.PlannerSpec planner,
+    Suite.Problem<I, S> problem,
+    SuiteInstance<I> instance,
+    Suite.PlannerEntry<I, S> planner,
     long seed,
     int replicate) {
 
   /** Every run of {@code suite}, in index order. */
-  public static List<RunSpec> expand(Suite suite) {
-    List<RunSpec> out = new ArrayList<>();
+  public static List<SuiteRun<?, ?>> expand(Suite suite) {
+    List<SuiteRun<?, ?>> out = new ArrayList<>();
     for (int p = 0; p < suite.problems().size(); p++) {
-      Suite.Problem problem = suite.problems().get(p);
-      for (SuiteInstance in : problem.instances()) {
-        for (Suite.PlannerSpec pl : problem.planners()) {
-          for (int r = 0; r < suite.replicates(); r++) {
-            out.add(new RunSpec(out.size(), p, problem, in, pl, suite.seed() + r, r));
-          }
+      expand(suite, p, suite.problems().get(p), out);
+    }
+    return out;
+  }
+
+  private static <I, S> void expand(
+      Suite suite, int p, Suite.Problem<I, S> problem, List<SuiteRun<?, ?>> out) {
+    for (SuiteInstance<I> in : problem.instances()) {
+      for (Suite.PlannerEntry<I, S> pl : problem.planners()) {
+        for (int r = 0; r < suite.replicates(); r++) {
+          out.add(new SuiteRun<>(out.size(), p, problem, in, pl, suite.seed() + r, r));
         }
       }
     }
-    return out;
   }
 
   /** A short description for progress lines. */

@@ -1,4 +1,4 @@
-package io.github.memplan.experiments.cli;
+package io.github.memplan.experiments.model;
 
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
@@ -25,7 +25,7 @@ public final class ModelArg {
   private ModelArg() {}
 
   /** What {@code --model} help texts say. */
-  static final String HELP =
+  public static final String HELP =
       "A zoo model (see 'memplan zoo list') or a model file: darknet .cfg, memplan graph .json,"
           + " .onnx or .tflite.";
 
@@ -40,7 +40,7 @@ public final class ModelArg {
    * {@code --input-value NAME=v0,v1,...} values bound to an ONNX file's inputs; either for any
    * other model is an error.
    */
-  static ModelProvider resolve(String arg, InputShapes inputs) {
+  public static ModelProvider resolve(String arg, InputShapes inputs) {
     return resolve(arg, inputs, true);
   }
 

@@ -3,6 +3,8 @@ package io.github.memplan.experiments.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.memplan.core.solve.Direction;
+import io.github.memplan.experiments.measure.RunStatus;
 import io.github.memplan.experiments.store.ResultRow;
 import io.github.memplan.experiments.store.ResultsFile;
 import io.github.memplan.experiments.suite.Suite;
@@ -14,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class RunnerTest {
+class SuiteRunnerTest {
   @TempDir Path dir;
 
   @Test
@@ -25,7 +27,7 @@ class RunnerTest {
             "tiny.yaml",
             SuiteRuns.dsaSuite(2, "10s", "naive", "{planner: test-stack, label: stack}")
                 + "    metrics: [peak-bytes, lower-bound-bytes]\nreplicates: 2\n");
-    Runner.Summary sum = SuiteRuns.run(s, dir.resolve("out"), false, Shard.ALL, 2);
+    SuiteRunner.Summary sum = SuiteRuns.run(s, dir.resolve("out"), false, Shard.ALL, 2);
     assertThat(sum.runs()).isEqualTo(8);
     List<ResultRow> rows = sum.rows();
     assertThat(rows).hasSize(8 * 3);
@@ -34,10 +36,10 @@ class RunnerTest {
     assertThat(first.instance()).isEqualTo("gen-20-s1");
     assertThat(first.planner()).isEqualTo("naive");
     assertThat(first.metric()).isEqualTo("peak-bytes");
-    assertThat(first.direction()).isEqualTo("lower");
+    assertThat(first.direction()).isEqualTo(Direction.LOWER_IS_BETTER);
     assertThat(first.value()).matches("\\d+");
     assertThat(rows.get(1).metric()).isEqualTo("lower-bound-bytes");
-    assertThat(rows.get(1).direction()).isEqualTo("higher");
+    assertThat(rows.get(1).direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
     assertThat(rows.get(2).isTiming()).isTrue();
     // replicates: seed = base + replicate
     assertThat(rows.get(3).seed()).isEqualTo(1);
@@ -66,7 +68,7 @@ class RunnerTest {
         .filteredOn(r -> r.planner().equals("thrower"))
         .allSatisfy(
             r -> {
-              assertThat(r.status()).isEqualTo("ERROR");
+              assertThat(r.status()).isEqualTo(RunStatus.ERROR);
               assertThat(r.message()).isEqualTo("IllegalStateException: deliberate exception");
             })
         .filteredOn(r -> !r.isTiming())
@@ -75,7 +77,7 @@ class RunnerTest {
         .filteredOn(r -> r.planner().equals("oom"))
         .allSatisfy(
             r -> {
-              assertThat(r.status()).isEqualTo("ERROR");
+              assertThat(r.status()).isEqualTo(RunStatus.ERROR);
               assertThat(r.message())
                   .isEqualTo("ran out of memory (OutOfMemoryError: Java heap space)");
             });
@@ -83,12 +85,12 @@ class RunnerTest {
         .filteredOn(r -> r.planner().equals("overlapper"))
         .allSatisfy(
             r -> {
-              assertThat(r.status()).isEqualTo("ERROR");
+              assertThat(r.status()).isEqualTo(RunStatus.ERROR);
               assertThat(r.message()).startsWith("invalid solution: ");
             });
     assertThat(rows)
         .filteredOn(r -> r.planner().equals("naive"))
-        .allSatisfy(r -> assertThat(r.status()).isIn("FEASIBLE", "OPTIMAL"));
+        .allSatisfy(r -> assertThat(r.status()).isIn(RunStatus.FEASIBLE, RunStatus.OPTIMAL));
   }
 
   @Test
@@ -107,12 +109,12 @@ class RunnerTest {
         .filteredOn(r -> r.planner().equals("staller"))
         .allSatisfy(
             r -> {
-              assertThat(r.status()).isEqualTo("TIMEOUT");
+              assertThat(r.status()).isEqualTo(RunStatus.TIMEOUT);
               assertThat(r.message()).contains("past its time limit of 100 ms");
             });
     assertThat(rows)
         .filteredOn(r -> r.planner().equals("naive"))
-        .allSatisfy(r -> assertThat(r.status()).isIn("FEASIBLE", "OPTIMAL"));
+        .allSatisfy(r -> assertThat(r.status()).isIn(RunStatus.FEASIBLE, RunStatus.OPTIMAL));
   }
 
   @Test
@@ -214,7 +216,7 @@ class RunnerTest {
     Files.writeString(part.resolve("results.csv"), kept, StandardCharsets.UTF_8);
     assertThatThrownBy(() -> SuiteRuns.run(s, part, false, Shard.ALL, 1))
         .hasMessageContaining("already exists");
-    Runner.Summary sum = SuiteRuns.run(s, part, true, Shard.ALL, 2);
+    SuiteRunner.Summary sum = SuiteRuns.run(s, part, true, Shard.ALL, 2);
     assertThat(sum.resumed()).isEqualTo(2);
     assertThat(SuiteRuns.textWithoutTiming(part)).isEqualTo(SuiteRuns.textWithoutTiming(full));
   }
