@@ -41,8 +41,8 @@ import java.util.Set;
  * <p>Departures: producers with several results are left alone (TPU-MLIR tests result 0 only);
  * {@code TopMoveReluAheadConcatPattern} (a ReLU after a single-use Concat moved onto its inputs) is
  * not implemented; a Clip whose bounds are run-time inputs is not fused (their values are unknown).
- * The fused activation costs no TIU cycles in {@code core.cost}, as the conv, eltwise and matmul
- * instructions apply it on their results.
+ * The fused activation costs no TIU cycles in {@code core.group.RooflineCostModel}, as the conv,
+ * eltwise and matmul instructions apply it on their results.
  */
 final class FuseRelu implements FrontEndPass {
   /** memplan's kinds whose TPU-MLIR op has {@code SupportFuseRelu}. */

@@ -11,7 +11,7 @@ import java.util.List;
  * at its load row; a TIU op's results and scratch start at the op's row; a buffer ends at its last
  * TIU use or at its store row, whichever comes later going forward (cyclically) from its start, so
  * a transfer the software pipeline moved across the loop boundary wraps. Shared by {@link
- * TodayTimesteps} and {@link TimestepMoves}, so a moved table gets its lifetimes by the very rule
+ * Timesteps2026} and {@link TimestepMoves}, so a moved table gets its lifetimes by the very rule
  * the unmoved one does.
  */
 final class BufferLifetimes {

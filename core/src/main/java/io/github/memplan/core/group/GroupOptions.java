@@ -15,7 +15,7 @@ public record GroupOptions(H2Rule h2Rule, Objective objective) {
 
   /** What a grouping search minimises. */
   public enum Objective {
-    /** Estimated cycles of the whole model ({@link io.github.memplan.core.cost.CostModel}). */
+    /** Estimated cycles of the whole model ({@link io.github.memplan.core.group.CostModel}). */
     CYCLES,
     /** DDR bytes moved by the whole model. */
     DDR_BYTES

@@ -40,7 +40,7 @@ public final class GroupedGmem {
     for (int i = 0; i < grouping.order().size(); i++) {
       Group g = byFirst.get(i);
       if (g != null) {
-        GroupIo io = GroupIo.of(graph, grouping.ops(graph, g));
+        GroupBoundary io = GroupBoundary.of(graph, grouping.ops(graph, g));
         reads.add(io.inputs());
         defs.add(io.outputs());
         i = g.last();
@@ -49,7 +49,7 @@ public final class GroupedGmem {
       Op op = graph.op(grouping.order().get(i));
       List<String> r = new ArrayList<>();
       for (String t : op.inputs()) {
-        if (GroupIo.isActivation(graph, t)) {
+        if (GroupBoundary.isActivation(graph, t)) {
           r.add(t);
         }
       }

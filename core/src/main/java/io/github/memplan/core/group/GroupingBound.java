@@ -1,7 +1,6 @@
 package io.github.memplan.core.group;
 
 import io.github.memplan.core.chip.Chip;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.OpKind;
@@ -20,7 +19,7 @@ import java.util.Set;
  * GroupingValidator}), and on the cycles and bytes of every valid group of a range of ops. Not an
  * algorithm of TPU-MLIR: a bound derived here from the cost model's class comment, the slicing of
  * {@link Slicing} and {@link OpSemantics#backward}, and the transfers of {@link V0Timesteps} and
- * {@link TodayTimesteps}. The proof follows; {@link GroupingMetrics} reports it as {@code
+ * {@link Timesteps2026}. The proof follows; {@link GroupingMetrics} reports it as {@code
  * lower-bound-cycles} and {@code lower-bound-ddr-bytes}.
  *
  * <h2>1. Decomposition</h2>
@@ -77,10 +76,11 @@ import java.util.Set;
  *       which iterations, so they leave these bytes unchanged. Hence:
  *       <ol>
  *         <li>every distinct weight (stored tensor) read by the range, whole, once;
- *         <li>every group output ({@link GroupIo}) whole: in every iteration its slice is stored,
- *             the loop visits every combination of axis slices, and the axis slices cover the axis
- *             (a partition, or its hull with in-group users' ranges), so the stored elements are at
- *             least the tensor's and {@code Σ ceil >= ceil Σ} for the byte rounding;
+ *         <li>every group output ({@link GroupBoundary}) whole: in every iteration its slice is
+ *             stored, the loop visits every combination of axis slices, and the axis slices cover
+ *             the axis (a partition, or its hull with in-group users' ranges), so the stored
+ *             elements are at least the tensor's and {@code Σ ceil >= ceil Σ} for the byte
+ *             rounding;
  *         <li>every group input {@code t}: {@code Π_axis |U_axis|} elements, {@code U_axis} the
  *             union of {@code t}'s slice ranges on that axis (the loop loads the slice of every
  *             combination of axis slices, and {@code Σ_combinations Π_axis len = Π_axis Σ len >=
@@ -334,7 +334,7 @@ public final class GroupingBound {
         for (int k = 0; k < op.inputs().size(); k++) {
           String t = op.inputs().get(k);
           Integer producer = producerPos.get(t);
-          if (!GroupIo.isActivation(graph, t) || producer == null || producer < bg[0]) {
+          if (!GroupBoundary.isActivation(graph, t) || producer == null || producer < bg[0]) {
             continue;
           }
           BitSet[] need = whole(graph.tensor(t));
@@ -426,7 +426,7 @@ public final class GroupingBound {
         if (t.isEmpty()) {
           continue;
         }
-        if (!GroupIo.isActivation(graph, t)) {
+        if (!GroupBoundary.isActivation(graph, t)) {
           if (weights.add(t)) {
             weightBytes += graph.tensor(t).bytes();
           }

@@ -1,7 +1,5 @@
 package io.github.memplan.core.group;
 
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.Metric;
 import io.github.memplan.core.solve.MetricProvider;

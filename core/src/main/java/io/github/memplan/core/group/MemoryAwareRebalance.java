@@ -1,7 +1,6 @@
 package io.github.memplan.core.group;
 
 import io.github.memplan.core.chip.Chip;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.Timestep;
 import java.util.ArrayList;

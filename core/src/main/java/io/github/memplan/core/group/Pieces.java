@@ -13,7 +13,7 @@ import java.util.Set;
  * <ul>
  *   <li>pieces that change which groups are valid go into the grouping's {@link SliceRules} ({@link
  *       #rules}): {@link Piece#GROUP_TYPES}, {@link Piece#HULL}, {@link Piece#RESHAPE_LOCAL};
- *   <li>pieces of the timestep table go into its {@link TodayTimesteps} variant ({@link
+ *   <li>pieces of the timestep table go into its {@link Timesteps2026} variant ({@link
  *       #timesteps}), whose id the grouping names: {@link Piece#PIPELINE}, {@link Piece#REBALANCE},
  *       {@link Piece#HOLD}, {@link Piece#IN_PLACE};
  *   <li>pieces of the search only decide which valid groups the planner finds: {@link
@@ -65,7 +65,7 @@ public record Pieces(Set<Piece> on) {
      */
     STRUCTURE_DETECT("structure-detect"),
     /**
-     * The 3-stage software pipeline of the timestep table ({@link TodayTimesteps} (b)). Off: the
+     * The 3-stage software pipeline of the timestep table ({@link Timesteps2026} (b)). Off: the
      * nearest assignment's rows, every transfer in stage 1, no wrapped lifetimes.
      */
     PIPELINE("pipeline"),
@@ -76,7 +76,7 @@ public record Pieces(Set<Piece> on) {
      */
     REBALANCE("rebalance"),
     /**
-     * Held coefficients ({@link TodayTimesteps} (d)): a looping group loads its weights once. Off:
+     * Held coefficients ({@link Timesteps2026} (d)): a looping group loads its weights once. Off:
      * weights are loaded in every iteration.
      */
     HOLD("hold"),
@@ -98,7 +98,7 @@ public record Pieces(Set<Piece> on) {
     }
   }
 
-  /** The pieces of the timestep table, in {@link TodayTimesteps} variant ids' order. */
+  /** The pieces of the timestep table, in {@link Timesteps2026} variant ids' order. */
   public static final Set<Piece> TIMESTEP_PIECES =
       Collections.unmodifiableSet(
           EnumSet.of(Piece.PIPELINE, Piece.REBALANCE, Piece.HOLD, Piece.IN_PLACE));
@@ -140,8 +140,8 @@ public record Pieces(Set<Piece> on) {
   }
 
   /** Today's timestep method with the timestep pieces switched as these pieces say. */
-  public TodayTimesteps timesteps() {
-    return new TodayTimesteps(this);
+  public Timesteps2026 timesteps() {
+    return new Timesteps2026(this);
   }
 
   /** {@code all}, {@code none}, or the names of the pieces in use among {@code known}, in order. */

@@ -137,7 +137,7 @@ public final class ShapeSecsBounds {
           continue;
         }
         total +=
-            GroupIo.isActivation(graph, in)
+            GroupBoundary.isActivation(graph, in)
                 ? whole(graph, chip, in, type)
                 : OpSemantics.weightLmemBytes(graph, op, in, chip);
       }
@@ -334,7 +334,7 @@ public final class ShapeSecsBounds {
       }
     }
     float ratio = wLen == 0f ? 0f : hLen / wLen;
-    List<String> groupOuts = GroupIo.of(graph, ops).outputs();
+    List<String> groupOuts = GroupBoundary.of(graph, ops).outputs();
     int bestH = dhw;
     int bestW = 1;
     float minLen = Float.MAX_VALUE;

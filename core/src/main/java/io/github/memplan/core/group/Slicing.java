@@ -42,7 +42,7 @@ public final class Slicing {
   /** Slices the group {@code ops} (contiguous, in order) under {@code secs}. */
   public static SliceResult slice(
       Graph graph, List<Op> ops, Chip chip, ShapeSecs secs, SliceRules rules) {
-    GroupIo io = GroupIo.of(graph, ops);
+    GroupBoundary io = GroupBoundary.of(graph, ops);
     GroupType type = rules.groupType(graph, ops, chip);
     if (rules.groupTypes() != SliceRules.GroupTypes.NONE) {
       Optional<String> why = GroupType.check(graph, ops, type);
@@ -98,7 +98,7 @@ public final class Slicing {
       }
       for (int k = 0; k < op.inputs().size(); k++) {
         String t = op.inputs().get(k);
-        if (!GroupIo.isActivation(graph, t)) {
+        if (!GroupBoundary.isActivation(graph, t)) {
           continue;
         }
         Nchw inShape = type.view(graph, t, chip);

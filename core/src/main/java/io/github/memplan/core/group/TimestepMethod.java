@@ -35,7 +35,7 @@ public interface TimestepMethod {
 
   /**
    * The variant of this method named {@code id}, with some of its pieces switched off ({@link
-   * Pieces}; {@link TodayTimesteps#variant}), or empty: by default a method has no variants.
+   * Pieces}; {@link Timesteps2026#variant}), or empty: by default a method has no variants.
    */
   default java.util.Optional<TimestepMethod> variant(String id) {
     return java.util.Optional.empty();

@@ -34,7 +34,7 @@ import java.util.Optional;
  * last compute rows, which keep the moved lifetimes from wrapping. §2.8(c) moves one row at a time
  * by a profit rule and may swap with other transfers; here any legal set of moves is allowed and a
  * search picks one. The lifetimes of the moved table are derived by the rule of §2.8(e) ({@link
- * BufferLifetimes}, shared with {@link TodayTimesteps}): a load moved earlier starts earlier, a
+ * BufferLifetimes}, shared with {@link Timesteps2026}): a load moved earlier starts earlier, a
  * store moved later ends later, so the LMEM placement sees the longer lives. The in-place pairs of
  * the table ({@link InPlaceOps}) are kept while the new lives still allow them.
  */

@@ -135,7 +135,7 @@ public final class V0Timesteps implements TimestepMethod {
       Chip chip,
       ShapeSecs secs,
       Map<String, SliceInfo> slices) {
-    GroupIo io = GroupIo.of(graph, ops);
+    GroupBoundary io = GroupBoundary.of(graph, ops);
     Set<String> outs = new HashSet<>(io.outputs());
     int k = ops.size();
     boolean sliced = secs.loops() > 1;
@@ -149,7 +149,7 @@ public final class V0Timesteps implements TimestepMethod {
         if (t.isEmpty()) {
           continue;
         }
-        if (!GroupIo.isActivation(graph, t)) {
+        if (!GroupBoundary.isActivation(graph, t)) {
           list.add(new Entry(Item.WEIGHT, i, t, false));
         } else if (listed.add(t)) {
           list.add(new Entry(Item.INPUT, i, t, false));
@@ -175,7 +175,7 @@ public final class V0Timesteps implements TimestepMethod {
     Map<String, Integer> lastUse = new HashMap<>();
     for (int i = 0; i < k; i++) {
       for (String t : ops.get(i).inputs()) {
-        if (GroupIo.isActivation(graph, t)) {
+        if (GroupBoundary.isActivation(graph, t)) {
           lastUse.merge(t, opRow[i], Math::max);
         }
       }
@@ -272,7 +272,7 @@ public final class V0Timesteps implements TimestepMethod {
         if (t.isEmpty()) {
           continue;
         }
-        String id = GroupIo.isActivation(graph, t) ? t : op.name() + "/" + t;
+        String id = GroupBoundary.isActivation(graph, t) ? t : op.name() + "/" + t;
         operands.get(i).add(index.get(id));
       }
       tiu.get(opRow[i])

@@ -27,12 +27,12 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <ul>
  *   <li>{@link #runsAreValidAndTheirMetricsConsistent}: on {@link #problems()} (the four
- *       adversarial traces of {@link TraceGenerators} and two serving mixes, on 64 MiB and 256 MiB)
- *       the allocator returns a run that passes {@link DeviceRunValidator}, with one usage sample
- *       per event, whose {@link DeviceMetrics} agree with what its records say: peak live bytes
- *       recomputed from the buffer records, every inference started counted once as served, failed
- *       or skipped, failures with free space among the failures, held bytes at least live bytes,
- *       the smallest largest free block the samples' minimum and within the shared region;
+ *       adversarial traces of {@link DeviceTraceGenerators} and two serving mixes, on 64 MiB and
+ *       256 MiB) the allocator returns a run that passes {@link DeviceRunValidator}, with one usage
+ *       sample per event, whose {@link DeviceMetrics} agree with what its records say: peak live
+ *       bytes recomputed from the buffer records, every inference started counted once as served,
+ *       failed or skipped, failures with free space among the failures, held bytes at least live
+ *       bytes, the smallest largest free block the samples' minimum and within the shared region;
  *   <li>{@link #sameProblemSameRun}: the same problem gives the same run, whatever ran before;
  *   <li>{@link #exhaustedBudgets}: a cancelled budget and a zero deadline give a valid run or
  *       {@code NO_SOLUTION_IN_BUDGET}, never an exception;
@@ -68,20 +68,22 @@ public abstract class DeviceAllocatorContract {
   public static List<DeviceProblem> problems() {
     List<DeviceProblem> out = new ArrayList<>();
     DeviceLayout small = DeviceLayout.of(64 * MIB);
-    out.add(new DeviceProblem(TraceGenerators.fragment(small), small));
-    out.add(new DeviceProblem(TraceGenerators.poolHoard(small, 4), small));
-    out.add(new DeviceProblem(TraceGenerators.pinFront(small), small));
-    out.add(new DeviceProblem(TraceGenerators.buddyRound(small), small));
+    out.add(new DeviceProblem(DeviceTraceGenerators.fragment(small), small));
+    out.add(new DeviceProblem(DeviceTraceGenerators.poolHoard(small, 4), small));
+    out.add(new DeviceProblem(DeviceTraceGenerators.pinFront(small), small));
+    out.add(new DeviceProblem(DeviceTraceGenerators.buddyRound(small), small));
     for (long seed = 1; seed <= 2; seed++) {
       out.add(
           new DeviceProblem(
-              TraceGenerators.serving(CATALOGUE, seed, new TraceGenerators.Serving(3, 3, 120, 20)),
+              DeviceTraceGenerators.serving(
+                  CATALOGUE, seed, new DeviceTraceGenerators.Serving(3, 3, 120, 20)),
               small));
     }
     DeviceLayout large = DeviceLayout.of(256 * MIB, 16 * MIB, MIB);
     out.add(
         new DeviceProblem(
-            TraceGenerators.serving(CATALOGUE, 3, new TraceGenerators.Serving(5, 4, 200, 30)),
+            DeviceTraceGenerators.serving(
+                CATALOGUE, 3, new DeviceTraceGenerators.Serving(5, 4, 200, 30)),
             large));
     return out;
   }

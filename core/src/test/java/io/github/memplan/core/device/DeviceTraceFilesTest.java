@@ -127,18 +127,18 @@ class DeviceTraceFilesTest {
             sample().networks().get(0),
             sample().networks().get(1),
             new Network("c", 1, 1, List.of(64L), List.of(), List.of(), 0));
-    TraceGenerators.Serving p = new TraceGenerators.Serving(2, 3, 60, 10);
-    DeviceTrace t1 = TraceGenerators.serving(cat, 7, p);
-    assertThat(DeviceTraceFiles.toCsv(TraceGenerators.serving(cat, 7, p)))
+    DeviceTraceGenerators.Serving p = new DeviceTraceGenerators.Serving(2, 3, 60, 10);
+    DeviceTrace t1 = DeviceTraceGenerators.serving(cat, 7, p);
+    assertThat(DeviceTraceFiles.toCsv(DeviceTraceGenerators.serving(cat, 7, p)))
         .isEqualTo(DeviceTraceFiles.toCsv(t1));
-    assertThat(DeviceTraceFiles.toCsv(TraceGenerators.serving(cat, 8, p)))
+    assertThat(DeviceTraceFiles.toCsv(DeviceTraceGenerators.serving(cat, 8, p)))
         .isNotEqualTo(DeviceTraceFiles.toCsv(t1));
     assertThat(t1.events().stream().filter(e -> e.op() == DeviceEvent.Op.START)).hasSize(60);
     assertThat(t1.events().stream().filter(e -> e.op() == DeviceEvent.Op.FINISH)).hasSize(60);
     assertThat(t1.events().stream().filter(e -> e.op() == DeviceEvent.Op.UNLOAD)).hasSize(5);
     DeviceLayout l = DeviceLayout.of(1L << 30);
-    for (String k : TraceGenerators.KINDS) {
-      assertThat(TraceGenerators.generate(k, cat, l, 1, p).events()).as(k).isNotEmpty();
+    for (String k : DeviceTraceGenerators.KINDS) {
+      assertThat(DeviceTraceGenerators.generate(k, cat, l, 1, p).events()).as(k).isNotEmpty();
     }
   }
 }

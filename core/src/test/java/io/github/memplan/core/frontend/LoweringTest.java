@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.OpSemantics;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;

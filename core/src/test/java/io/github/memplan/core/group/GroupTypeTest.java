@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -103,7 +102,7 @@ class GroupTypeTest {
                 BM1684X,
                 new ShapeSecs(2, 1, 1, 1),
                 SliceRules.TODAY,
-                new TodayTimesteps());
+                new Timesteps2026());
     SliceInfo x = b.slices().slices().get("x");
     assertThat(x.n()).containsExactly(new Range(0, 6), new Range(6, 6));
     assertThat(x.c()).containsExactly(new Range(0, 100));

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -143,7 +141,7 @@ class GroupingBoundTest {
     var built =
         (GroupCandidate.Built)
             GroupCandidate.build(
-                "t", g, g.ops(), BM1684X, h4w4, SliceRules.TODAY, new TodayTimesteps());
+                "t", g, g.ops(), BM1684X, h4w4, SliceRules.TODAY, new Timesteps2026());
     assertThat(MODEL.group(g, g.ops(), BM1684X, h4w4, built.slices().slices(), built.timesteps()))
         .extracting(GroupCost::ddrBytes)
         .isEqualTo(512L);
@@ -240,7 +238,7 @@ class GroupingBoundTest {
                 for (int w = 1; w <= maxW; w++) {
                   ShapeSecs secs = new ShapeSecs(n, c, h, w);
                   built += costAtLeast(g, ops, secs, SliceRules.V0, new V0Timesteps(), part);
-                  built += costAtLeast(g, ops, secs, SliceRules.TODAY, new TodayTimesteps(), part);
+                  built += costAtLeast(g, ops, secs, SliceRules.TODAY, new Timesteps2026(), part);
                 }
               }
             }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.ExhaustedBudgets;
 import io.github.memplan.core.solve.Outcome;

@@ -2,7 +2,6 @@ package io.github.memplan.core.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.solve.ContractRuns;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;

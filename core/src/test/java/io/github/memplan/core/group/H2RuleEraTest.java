@@ -48,7 +48,7 @@ class H2RuleEraTest {
     GroupCandidate.Built b =
         (GroupCandidate.Built)
             GroupCandidate.build(
-                "convrelu/g0", g, g.ops(), bm1684x, h4, SliceRules.TODAY, new TodayTimesteps());
+                "convrelu/g0", g, g.ops(), bm1684x, h4, SliceRules.TODAY, new Timesteps2026());
     assertThat(b.slices().slices().get("x").h())
         .containsExactly(new Range(0, 3), new Range(1, 4), new Range(3, 4), new Range(5, 3));
     var lmem = new StackLmemPlanner().solve(b.timesteps().lmem(), SolveContext.unlimited());

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -31,7 +30,7 @@ class MemoryAwareRebalanceTest {
     // tiu = ceil(work / 1024), gdma = ceil(bytes / 64).
     //   conv 64*64*9*256 MACs -> 9216; relu, add 16384 elements -> 16
     //   x, y 65536 B -> 1024; w 147456 B -> 2304; store add 65536 B -> 1024
-    // pipelined table (as TodayTimestepsTest): R0 conv | add (stage 2); R1 relu | y; R2 add | x, w
+    // pipelined table (as Timesteps2026Test): R0 conv | add (stage 2); R1 relu | y; R2 add | x, w
     // (stage 0). Slack: R0 9216-1024 = 8192, R1 16-1024 = -1008, R2 16-1024-2304 = -3312.
     // R1: y may go down to row 0 (no earlier reader); profit (min(-1008+1024,0)+1008) +
     //   min(8192-1024,0) = 1008 > 0 -> y to R0; slacks 7168, 16, -3312.

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.ir.Attributes;
 import io.github.memplan.core.ir.DType;
 import io.github.memplan.core.ir.Graph;
@@ -30,7 +29,7 @@ class PiecesTest {
     return Pieces.parse(spec, ALL);
   }
 
-  /** conv 1x1 → relu → sigmoid on x[1,64,16,16] f32, as in {@code TodayTimestepsTest}. */
+  /** conv 1x1 → relu → sigmoid on x[1,64,16,16] f32, as in {@code Timesteps2026Test}. */
   private static Graph chain() {
     return GroupFixtures.convReluSigmoid();
   }
@@ -145,7 +144,7 @@ class PiecesTest {
    * earlier, R4's store not later. Per iteration Σ rows max(TIU, GDMA): iteration 0 768 + 512 + 8 +
    * 8 + 512 = 1808, iteration 1 without w 1552: 3360.
    *
-   * <p>With it (TodayTimestepsTest): R0 conv | sig (stage 2), R1 relu | w, R2 sig | x (stage 0);
+   * <p>With it (Timesteps2026Test): R0 conv | sig (stage 2), R1 relu | w, R2 sig | x (stage 0);
    * steps t = 0..3, a stage-s transfer on iteration t - s, the TIU on t - 1: t0 w 256 + x 512 =
    * 768; t1 conv 512 + relu 8 + max(8, x 512) = 1032 (w held); t2 max(512, sig 512) + 8 + 8 = 528;
    * t3 sig 512: 2840.
@@ -166,7 +165,7 @@ class PiecesTest {
 
   @Test
   void withoutRebalancingTheTransfersStayWhereThePipelinePutThem() {
-    // TodayTimestepsTest: rebalancing moves w from R2 (slack -760) to R1 (slack 8)
+    // Timesteps2026Test: rebalancing moves w from R2 (slack -760) to R1 (slack 8)
     ShapeSecs h2 = ShapeSecs.nh(1, 2);
     assertThat(rows(table(chain(), h2, "all"))).containsExactly("conv|sig", "relu|w", "sig|x");
     assertThat(rows(table(chain(), h2, "all,-rebalance")))
@@ -278,7 +277,7 @@ class PiecesTest {
     assertThat(OpSemantics.whyGlobal(g, g.op("flat"), BM1684X, noReshape))
         .contains("Reshape is global without the Reshape local rule (piece reshape-local)");
     // the whole head as one group: valid under today's rules, refused under rules without it
-    Grouping today = oneGroup(g, SliceRules.TODAY, new TodayTimesteps());
+    Grouping today = oneGroup(g, SliceRules.TODAY, new Timesteps2026());
     assertThat(new GroupingValidator().validate(p, today)).isEmpty();
     Grouping claimed =
         new Grouping(today.order(), noReshape, today.timestepMethod(), today.groups());

@@ -51,7 +51,7 @@ class ShapeSecsBoundsTest {
     GroupCandidate.Built b =
         (GroupCandidate.Built)
             GroupCandidate.build(
-                "g", g, g.ops(), bm1684x, init, SliceRules.TODAY, new TodayTimesteps());
+                "g", g, g.ops(), bm1684x, init, SliceRules.TODAY, new Timesteps2026());
     // the pipelined table: row 0 relu0 + store relu1 (stage 2), row 1 relu1 + load x (stage 0);
     // x [1, 0] and relu1 [1, 0] wrap, relu0 [0, 1]: every buffer lives in both rows
     assertThat(b.timesteps().lmem().buffers())
@@ -180,7 +180,7 @@ class ShapeSecsBoundsTest {
     GroupCandidate.Built b =
         (GroupCandidate.Built)
             GroupCandidate.build(
-                "g", g, g.ops(), bm1684x, init, SliceRules.TODAY, new TodayTimesteps());
+                "g", g, g.ops(), bm1684x, init, SliceRules.TODAY, new Timesteps2026());
     // with max n 1 (as if N could not be split): nsec 1 gives 3 secs, all for H/W: dhw 3 ->
     // assign_dhwsecs(3), len (int) ((h-1) + (w-1) · (Σh/Σw = 1)) from h = 128 down, strictly
     // smaller wins: h >= 4 costs h - 1 >= 3; h3w1 costs 2; h2w2 costs 2 too and does not beat it

@@ -121,7 +121,7 @@ public final class OnnxImporter {
   }
 
   /** Imports {@code file} into a graph named {@code graphName}, with the file's node count. */
-  public static OnnxImport read(Path file, Map<String, long[]> inputShapes, String graphName)
+  public static ImportedOnnxModel read(Path file, Map<String, long[]> inputShapes, String graphName)
       throws IOException {
     return read(file, inputShapes, Map.of(), graphName);
   }
@@ -130,7 +130,7 @@ public final class OnnxImporter {
    * Imports {@code file} into a graph named {@code graphName}, with inputs bound to values as
    * {@link #load(Path, Map, Map)} does.
    */
-  public static OnnxImport read(
+  public static ImportedOnnxModel read(
       Path file,
       Map<String, long[]> inputShapes,
       Map<String, List<String>> inputValues,
@@ -273,7 +273,7 @@ public final class OnnxImporter {
   }
 
   /** Imports a model read from {@code in} into a graph named {@code graphName}. */
-  public static OnnxImport read(
+  public static ImportedOnnxModel read(
       InputStream in, String sourceName, Map<String, long[]> inputShapes, String graphName)
       throws IOException {
     return importModel(
@@ -300,7 +300,7 @@ public final class OnnxImporter {
    * Imports a parsed model; {@code inputValues} binds graph inputs to known values wherever a
    * constant is needed (the inputs stay inputs for ops that read them as data).
    */
-  static OnnxImport importModel(
+  static ImportedOnnxModel importModel(
       ModelProto model,
       String source,
       Map<String, long[]> inputShapes,
@@ -309,8 +309,8 @@ public final class OnnxImporter {
     if (model.hasGraph()) {
       printableNames(model.getGraph(), source);
     }
-    Graph g = new Importer(source, inputShapes, inputValues, graphName).run(model);
-    return new OnnxImport(g, countNodes(model.getGraph()));
+    Graph g = new ImportPipeline(source, inputShapes, inputValues, graphName).run(model);
+    return new ImportedOnnxModel(g, countNodes(model.getGraph()));
   }
 
   /**

@@ -26,7 +26,7 @@ public abstract class OnnxZooModel implements ModelProvider {
           "input_ids", new long[] {1, 128},
           "attention_mask", new long[] {1, 128},
           "token_type_ids", new long[] {1, 128});
-  private static final Map<String, OnnxImport> CACHE = new ConcurrentHashMap<>();
+  private static final Map<String, ImportedOnnxModel> CACHE = new ConcurrentHashMap<>();
 
   private final String name;
   private final String description;
@@ -97,11 +97,11 @@ public abstract class OnnxZooModel implements ModelProvider {
    *
    * @throws IllegalStateException when {@link #artifact()} is not on the class path
    */
-  public OnnxImport importModel() {
+  public ImportedOnnxModel importModel() {
     return CACHE.computeIfAbsent(name, k -> load());
   }
 
-  private OnnxImport load() {
+  private ImportedOnnxModel load() {
     try (InputStream in = OnnxZooModel.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(

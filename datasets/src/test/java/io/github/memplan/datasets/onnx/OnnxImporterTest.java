@@ -89,15 +89,17 @@ class OnnxImporterTest {
 
     @Test
     void theRoleRule() {
-      assertThat(Importer.storedRole(DType.F32, new long[] {384})).isEqualTo(Role.WEIGHT);
-      assertThat(Importer.storedRole(DType.F16, new long[] {1})).isEqualTo(Role.WEIGHT);
-      assertThat(Importer.storedRole(DType.I8, new long[] {384, 384})).isEqualTo(Role.WEIGHT);
-      assertThat(Importer.storedRole(DType.U8, new long[] {30522, 384})).isEqualTo(Role.WEIGHT);
-      assertThat(Importer.storedRole(DType.F32, new long[0])).isEqualTo(Role.CONSTANT);
-      assertThat(Importer.storedRole(DType.U8, new long[0])).isEqualTo(Role.CONSTANT);
-      assertThat(Importer.storedRole(DType.I64, new long[] {1, 512})).isEqualTo(Role.CONSTANT);
-      assertThat(Importer.storedRole(DType.I32, new long[] {4})).isEqualTo(Role.CONSTANT);
-      assertThat(Importer.storedRole(DType.BOOL, new long[] {8})).isEqualTo(Role.CONSTANT);
+      assertThat(ImportPipeline.storedRole(DType.F32, new long[] {384})).isEqualTo(Role.WEIGHT);
+      assertThat(ImportPipeline.storedRole(DType.F16, new long[] {1})).isEqualTo(Role.WEIGHT);
+      assertThat(ImportPipeline.storedRole(DType.I8, new long[] {384, 384})).isEqualTo(Role.WEIGHT);
+      assertThat(ImportPipeline.storedRole(DType.U8, new long[] {30522, 384}))
+          .isEqualTo(Role.WEIGHT);
+      assertThat(ImportPipeline.storedRole(DType.F32, new long[0])).isEqualTo(Role.CONSTANT);
+      assertThat(ImportPipeline.storedRole(DType.U8, new long[0])).isEqualTo(Role.CONSTANT);
+      assertThat(ImportPipeline.storedRole(DType.I64, new long[] {1, 512}))
+          .isEqualTo(Role.CONSTANT);
+      assertThat(ImportPipeline.storedRole(DType.I32, new long[] {4})).isEqualTo(Role.CONSTANT);
+      assertThat(ImportPipeline.storedRole(DType.BOOL, new long[] {8})).isEqualTo(Role.CONSTANT);
     }
 
     @Test
@@ -818,7 +820,7 @@ class OnnxImporterTest {
           OnnxImporter.load(new ByteArrayInputStream(m.toByteArray()), "dir/tiny.onnx", shapes);
       assertThat(fromStream.name()).isEqualTo("tiny");
       assertThat(fromStream.tensor("y").shape()).isEqualTo(Shape.of(3, 2));
-      OnnxImport r = OnnxImporter.read(file, shapes, "named");
+      ImportedOnnxModel r = OnnxImporter.read(file, shapes, "named");
       assertThat(r.graph().name()).isEqualTo("named");
       assertThat(r.fileNodes()).isEqualTo(1);
     }

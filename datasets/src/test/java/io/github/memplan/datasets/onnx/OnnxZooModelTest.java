@@ -76,14 +76,14 @@ class OnnxZooModelTest {
             Shape.of(1, 2)));
   }
 
-  private static OnnxImport imported(String id) {
+  private static ImportedOnnxModel imported(String id) {
     return ((OnnxZooModel) Models.get(id)).importModel();
   }
 
   @ParameterizedTest
   @MethodSource("rows")
   void matchesModelsMdAtTheDocumentedInputSize(Row row) {
-    OnnxImport r = imported(row.id());
+    ImportedOnnxModel r = imported(row.id());
     Graph g = r.graph();
     assertThat(r.fileNodes()).as("nodes in the file").isEqualTo(row.nodes());
     assertThat(g.name()).isEqualTo(row.id());

@@ -34,7 +34,7 @@ final class AllPlanners {
    * instance) to each report.
    */
   static int run(
-      DsaInstance instance, PlanOptions opts, CommandSpec spec, Consumer<Report> header) {
+      DsaInstance instance, PlanOptions opts, CommandSpec spec, Consumer<CommandOutput> header) {
     return run(
         instance,
         opts,
@@ -48,7 +48,7 @@ final class AllPlanners {
       DsaInstance instance,
       PlanOptions opts,
       CommandSpec spec,
-      Consumer<Report> header,
+      Consumer<CommandOutput> header,
       List<PlannerProvider<DsaInstance, DsaSolution>> planners) {
     if (!opts.params().isEmpty()) {
       throw new ParameterException(
@@ -61,7 +61,7 @@ final class AllPlanners {
     List<String[]> rows = new ArrayList<>();
     int exit = Main.OK;
     for (PlannerProvider<DsaInstance, DsaSolution> p : planners) {
-      Report r = new Report();
+      CommandOutput r = new CommandOutput();
       header.accept(r);
       String[] row;
       try {
@@ -134,7 +134,7 @@ final class AllPlanners {
   }
 
   /** Adds the fields of {@code values} to a report (JSON only). */
-  static Consumer<Report> fields(Map<String, Object> values) {
+  static Consumer<CommandOutput> fields(Map<String, Object> values) {
     return r -> values.forEach(r::json);
   }
 }

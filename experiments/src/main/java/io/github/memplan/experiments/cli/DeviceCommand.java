@@ -9,7 +9,7 @@ import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
 import io.github.memplan.core.device.DeviceTraceFiles;
-import io.github.memplan.core.device.TraceGenerators;
+import io.github.memplan.core.device.DeviceTraceGenerators;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
@@ -239,16 +239,16 @@ final class DeviceCommand implements Callable<Integer> {
     if (source.trace != null) {
       return DeviceTraceFiles.read(source.trace);
     }
-    TraceGenerators.Serving serving =
-        new TraceGenerators.Serving(networks, depth, inferences, swapEvery);
+    DeviceTraceGenerators.Serving serving =
+        new DeviceTraceGenerators.Serving(networks, depth, inferences, swapEvery);
     Chip c = Chips.get(chip);
     return DeviceKind.generate(
         source.generate, models, c, FrontEndOption.quantize(quantize, c), layout, seed, serving);
   }
 
-  static Report report(DeviceTrace trace, DeviceRun run) {
+  static CommandOutput report(DeviceTrace trace, DeviceRun run) {
     long starts = trace.events().stream().filter(e -> e.op() == DeviceEvent.Op.START).count();
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("trace", "trace", run.trace(), run.trace());
     r.add("allocator", "allocator", run.allocator(), run.allocator());
     DeviceLayout l = run.layout();
@@ -256,7 +256,7 @@ final class DeviceCommand implements Callable<Integer> {
         "dram",
         "DRAM",
         l.dram(),
-        Report.bytes(l.dram())
+        CommandOutput.bytes(l.dram())
             + " (code "
             + Units.humanBytes(l.code().size())
             + ", data "
@@ -288,8 +288,12 @@ final class DeviceCommand implements Callable<Integer> {
     r.json("inferencesFailed", run.inferencesFailed());
     r.json("inferencesSkipped", run.inferencesSkipped());
     r.add("loadsFailed", "loads failed", run.loadsFailed(), Integer.toString(run.loadsFailed()));
-    r.add("peakBytes", "peak live", run.peakLiveBytes(), Report.bytes(run.peakLiveBytes()));
-    r.add("peakHeldBytes", "peak held", run.peakHeldBytes(), Report.bytes(run.peakHeldBytes()));
+    r.add("peakBytes", "peak live", run.peakLiveBytes(), CommandOutput.bytes(run.peakLiveBytes()));
+    r.add(
+        "peakHeldBytes",
+        "peak held",
+        run.peakHeldBytes(),
+        CommandOutput.bytes(run.peakHeldBytes()));
     r.add(
         "failures",
         "failures",
@@ -306,7 +310,7 @@ final class DeviceCommand implements Callable<Integer> {
         "minLargestFreeBlock",
         "min largest free block",
         run.minLargestFreeBlock(),
-        Report.bytes(run.minLargestFreeBlock()));
+        CommandOutput.bytes(run.minLargestFreeBlock()));
     String first = run.failures().isEmpty() ? null : describe(run.failures().get(0));
     r.add("firstFailure", "first failure", first, first);
     return r;

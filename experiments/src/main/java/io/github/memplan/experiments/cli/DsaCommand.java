@@ -8,8 +8,8 @@ import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Violation;
+import io.github.memplan.datasets.dsa.DsaTraceGenerator;
 import io.github.memplan.datasets.dsa.ServingTrace;
-import io.github.memplan.datasets.dsa.TraceGenerator;
 import io.github.memplan.datasets.dsa.TrainingTrace;
 import io.github.memplan.experiments.suite.ResolvedPlanner;
 import java.io.IOException;
@@ -73,7 +73,7 @@ final class DsaCommand implements Callable<Integer> {
       paramLabel = "KIND",
       defaultValue = "schedule",
       description =
-          "schedule: activations of a DNN-like inference schedule (TraceGenerator, seeded);"
+          "schedule: activations of a DNN-like inference schedule (DsaTraceGenerator, seeded);"
               + " training: training steps of one zoo model (forward activations saved for the"
               + " backward pass, gradients, weight gradients, Adam state; TrainingTrace,"
               + " deterministic); serving: interleaved inference requests to several zoo models"
@@ -209,7 +209,7 @@ final class DsaCommand implements Callable<Integer> {
           return ServingTrace.generate(graphs, generate, generateSeed, 64);
         }
       default:
-        return TraceGenerator.generate(generate, generateSeed);
+        return DsaTraceGenerator.generate(generate, generateSeed);
     }
   }
 
@@ -222,12 +222,12 @@ final class DsaCommand implements Callable<Integer> {
     }
     DsaInstance in = instance();
     MiniMallocCsv.write(in, null, export);
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("instance", "instance", in.name(), in.name());
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     r.add("horizon", "horizon", in.horizon(), Integer.toString(in.horizon()));
     long maxLoad = LowerBounds.maxLoad(in);
-    r.add("maxLoad", "max load", maxLoad, Report.bytes(maxLoad));
+    r.add("maxLoad", "max load", maxLoad, CommandOutput.bytes(maxLoad));
     r.add("out", "written to", export.toString(), export.toString());
     r.print(spec.commandLine().getOut(), opts.json);
     return Main.OK;
@@ -249,14 +249,14 @@ final class DsaCommand implements Callable<Integer> {
     }
     DsaPlanResult run = DsaPlanResult.run(in, opts, planner);
 
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("instance", "instance", in.name(), in.name());
     r.json("file", instance);
     r.add(
         "capacity",
         "capacity",
         in.bounded() ? in.capacity() : null,
-        in.bounded() ? Report.bytes(in.capacity()) : "unbounded");
+        in.bounded() ? CommandOutput.bytes(in.capacity()) : "unbounded");
     r.add("planner", "planner", run.planner(), run.planner() + params(run));
     r.json("params", run.config());
     r.add("seed", "seed", run.seed(), Long.toString(run.seed()));
@@ -283,14 +283,15 @@ final class DsaCommand implements Callable<Integer> {
     }
     List<Violation> violations = new DsaValidator().validate(in, solved.solution());
     long lowerBound = LowerBounds.maxLoad(in);
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("file", "file", validate.toString(), validate.toString());
     r.add("valid", "verdict", violations.isEmpty(), violations.isEmpty() ? "OK" : "INVALID");
     r.add("buffers", "buffers", in.size(), Integer.toString(in.size()));
     if (violations.isEmpty()) {
       long peak = in.peak(solved.solution());
-      r.add("peakBytes", "peak", peak, Report.bytes(peak));
-      r.add("lowerBound", "lower bound", lowerBound, Report.bytes(lowerBound) + ", max load");
+      r.add("peakBytes", "peak", peak, CommandOutput.bytes(peak));
+      r.add(
+          "lowerBound", "lower bound", lowerBound, CommandOutput.bytes(lowerBound) + ", max load");
       // as the peak-over-lower-bound metric: no ratio over a zero bound
       Double ratio = lowerBound > 0 ? (double) peak / lowerBound : null;
       r.add(

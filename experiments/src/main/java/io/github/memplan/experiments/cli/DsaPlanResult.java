@@ -101,7 +101,7 @@ record DsaPlanResult(
   }
 
   /** The planner's lines of a report, from the status on. */
-  void addOutcome(Report r, String peakLabel) {
+  void addOutcome(CommandOutput r, String peakLabel) {
     r.add(
         "status",
         "status",
@@ -112,13 +112,13 @@ record DsaPlanResult(
         "peakBytes",
         peakLabel,
         hasSolution() ? peak : null,
-        hasSolution() ? Report.bytes(peak) : "none (no solution)");
+        hasSolution() ? CommandOutput.bytes(peak) : "none (no solution)");
     r.add(
         "lowerBound",
         "lower bound",
         lowerBound < 0 ? null : lowerBound,
-        lowerBound < 0 ? null : Report.bytes(lowerBound) + boundSource());
-    r.add("maxLoad", "max load", maxLoad, Report.bytes(maxLoad));
+        lowerBound < 0 ? null : CommandOutput.bytes(lowerBound) + boundSource());
+    r.add("maxLoad", "max load", maxLoad, CommandOutput.bytes(maxLoad));
     r.json("plannerLowerBound", plannerBound.isPresent() ? plannerBound.getAsLong() : null);
     r.add(
         "ratio",

@@ -81,13 +81,13 @@ final class GmemCommand implements Callable<Integer> {
                     + ": "
                     + problem.activations().size()
                     + " activation buffers, weights "
-                    + Report.bytes(problem.weights().totalBytes()));
+                    + CommandOutput.bytes(problem.weights().totalBytes()));
       }
       return AllPlanners.run(problem.activations(), opts, spec, AllPlanners.fields(head));
     }
     DsaPlanResult run = DsaPlanResult.run(problem.activations(), opts, planner);
 
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
     r.add("inputsDie", "inputs", inputsDie, inputsDie ? "die after last use" : "live forever");
@@ -100,7 +100,7 @@ final class GmemCommand implements Callable<Integer> {
         "weightBytes",
         "weights",
         problem.weights().totalBytes(),
-        Report.bytes(problem.weights().totalBytes())
+        CommandOutput.bytes(problem.weights().totalBytes())
             + ", "
             + problem.weights().slots().size()
             + " tensors, "

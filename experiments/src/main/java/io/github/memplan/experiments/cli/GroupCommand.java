@@ -2,13 +2,13 @@ package io.github.memplan.experiments.cli;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCost;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingBound;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.ModelProvider;
 import io.github.memplan.core.ir.Op;
@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
           + " print each group (op range, secs, LMEM use, bank conflicts, cycles, DDR bytes) and"
           + " totals beside the ungrouped model's.",
       "The grouping is checked by the grouping validator before anything about it is printed."
-          + " Cycles and DDR bytes come from the roofline cost model (core.cost)."
+          + " Cycles and DDR bytes come from the roofline cost model (core.group.RooflineCostModel)."
     },
     footer = {
       "",
@@ -241,7 +241,7 @@ final class GroupCommand implements Callable<Integer> {
     GroupCost total = cost.model(graph, c, g);
     GroupCost ungrouped = cost.ungrouped(graph, problem.order(), c);
     GroupingBound.Totals bound = new GroupingBound(cost, problem).totals();
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());
     r.add("frontEnd", "front end", frontEnd.frontEnd.toString(), frontEnd.frontEnd.toString());
@@ -290,7 +290,7 @@ final class GroupCommand implements Callable<Integer> {
           null,
           total.cycles()
               + " cycles, "
-              + Report.bytes(total.ddrBytes())
+              + CommandOutput.bytes(total.ddrBytes())
               + " DDR, "
               + g.groups().size()
               + " groups, "
@@ -302,14 +302,14 @@ final class GroupCommand implements Callable<Integer> {
           "ungroupedText",
           "ungrouped",
           null,
-          ungrouped.cycles() + " cycles, " + Report.bytes(ungrouped.ddrBytes()) + " DDR");
+          ungrouped.cycles() + " cycles, " + CommandOutput.bytes(ungrouped.ddrBytes()) + " DDR");
       r.add(
           "lowerBoundText",
           "lower bound",
           null,
           bound.cycles()
               + " cycles, "
-              + Report.bytes(bound.ddrBytes())
+              + CommandOutput.bytes(bound.ddrBytes())
               + " DDR (any grouping, roofline model"
               + (bound.cycles() > 0
                   ? String.format(

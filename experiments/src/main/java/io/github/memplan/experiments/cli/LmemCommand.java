@@ -79,7 +79,7 @@ final class LmemCommand implements Callable<Integer> {
     double millis = m.millis();
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Report r = new Report();
+    CommandOutput r = new CommandOutput();
     r.add("instance", "instance", in.name(), in.name());
     r.json("file", instance.toString());
     r.add("planner", "planner", planner.id(), planner.id());
@@ -92,14 +92,15 @@ final class LmemCommand implements Callable<Integer> {
         m.status().name() + (m.message().isEmpty() ? "" : " (" + m.message() + ")"));
     r.json("message", m.message());
     long maxLive = LmemLowerBounds.maxLive(in);
-    r.add("capacity", "capacity", in.capacity(), Report.bytes(in.capacity()) + " per lane");
+    r.add("capacity", "capacity", in.capacity(), CommandOutput.bytes(in.capacity()) + " per lane");
     r.add(
         "banks",
         "banks",
         in.banks(),
-        in.banks() + " x " + Report.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
+        in.banks() + " x " + CommandOutput.bytes(in.bankBytes()) + ", EU " + in.euBytes() + " B");
     Long peak = whole(m.value("lmem-peak-bytes"));
-    r.add("peakBytes", "peak", peak, peak == null ? "none (no solution)" : Report.bytes(peak));
+    r.add(
+        "peakBytes", "peak", peak, peak == null ? "none (no solution)" : CommandOutput.bytes(peak));
     Long lb = whole(m.value("lmem-lower-bound-bytes"));
     r.add(
         "lowerBound",
@@ -107,7 +108,8 @@ final class LmemCommand implements Callable<Integer> {
         lb,
         lb == null
             ? null
-            : Report.bytes(lb) + (lb > maxLive ? ", the planner's bound" : ", max live bytes"));
+            : CommandOutput.bytes(lb)
+                + (lb > maxLive ? ", the planner's bound" : ", max live bytes"));
     r.json("maxLive", maxLive);
     Long conflicts = whole(m.value("bank-conflicts"));
     r.add(

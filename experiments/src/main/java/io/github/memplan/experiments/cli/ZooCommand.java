@@ -288,7 +288,7 @@ final class ZooCommand implements Callable<Integer> {
       Lowering.Quantize q = frontEnd.quantize(c);
       Graph after = FrontEnd.apply(built, c, frontEnd.frontEnd, q);
       Graph g = fused ? after : built;
-      Report r = new Report();
+      CommandOutput r = new CommandOutput();
       r.add("name", "model", p.name(), p.name());
       r.add("family", "family", p.family(), p.family());
       r.add("source", "source", p.source(), p.source());
@@ -297,7 +297,7 @@ final class ZooCommand implements Callable<Integer> {
       r.add("inputs", "inputs", tensors(g, g.inputs()), describe(g, g.inputs()));
       r.add("outputs", "outputs", tensors(g, g.outputs()), describe(g, g.outputs()));
       r.add("params", "parameters", s.params(), s.params() + " (" + count(s.params()) + ")");
-      r.add("storedBytes", "weights", s.storedBytes(), Report.bytes(s.storedBytes()));
+      r.add("storedBytes", "weights", s.storedBytes(), CommandOutput.bytes(s.storedBytes()));
       r.add("macs", "MACs", s.macs(), s.macs() + " (" + count(s.macs()) + ")");
       r.add("ops", "ops", s.ops(), Integer.toString(s.ops()));
       r.add(
@@ -318,7 +318,7 @@ final class ZooCommand implements Callable<Integer> {
           "activationBytes",
           "activations",
           s.activationBytes(),
-          Report.bytes(s.activationBytes()) + ", all op results");
+          CommandOutput.bytes(s.activationBytes()) + ", all op results");
       List<Map<String, Object>> ops = new ArrayList<>();
       List<String[]> rows = new ArrayList<>();
       for (int i = 0; i < g.ops().size(); i++) {

@@ -9,8 +9,8 @@ import io.github.memplan.core.device.DeviceRun;
 import io.github.memplan.core.device.DeviceRunValidator;
 import io.github.memplan.core.device.DeviceTrace;
 import io.github.memplan.core.device.DeviceTraceFiles;
+import io.github.memplan.core.device.DeviceTraceGenerators;
 import io.github.memplan.core.device.Network;
-import io.github.memplan.core.device.TraceGenerators;
 import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.frontend.Lowering;
 import io.github.memplan.core.io.ByteSizes;
@@ -70,9 +70,9 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
         List.of(
             "generate", "seed", "dram", "networks", "depth", "inferences", "swap-every", "models"));
     String kind = SuiteNodes.text(entry, "generate", null);
-    if (kind == null || !TraceGenerators.KINDS.contains(kind)) {
+    if (kind == null || !DeviceTraceGenerators.KINDS.contains(kind)) {
       throw new IllegalArgumentException(
-          "generate: expected one of " + String.join(", ", TraceGenerators.KINDS));
+          "generate: expected one of " + String.join(", ", DeviceTraceGenerators.KINDS));
     }
     long seed = SuiteNodes.longValue(entry, "seed", 0);
     String dramText = SuiteNodes.text(entry, "dram", "16GiB");
@@ -82,8 +82,8 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("dram: " + e.getMessage());
     }
-    TraceGenerators.Serving serving =
-        new TraceGenerators.Serving(
+    DeviceTraceGenerators.Serving serving =
+        new DeviceTraceGenerators.Serving(
             SuiteNodes.intValue(entry, "networks", 4),
             SuiteNodes.intValue(entry, "depth", 4),
             SuiteNodes.intValue(entry, "inferences", 200),
@@ -113,7 +113,7 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
       Lowering.Quantize quantize,
       DeviceLayout layout,
       long seed,
-      TraceGenerators.Serving serving) {
+      DeviceTraceGenerators.Serving serving) {
     List<Network> catalogue = new ArrayList<>();
     if (kind.equals("serving")) {
       for (String m : models) {
@@ -121,7 +121,7 @@ public final class DeviceKind extends SpiProblemKind<DeviceProblem, DeviceRun> {
         catalogue.add(Network.fromGraph(m, g, chip));
       }
     }
-    return TraceGenerators.generate(kind, catalogue, layout, seed, serving);
+    return DeviceTraceGenerators.generate(kind, catalogue, layout, seed, serving);
   }
 
   private static DeviceTrace read(Path f) {

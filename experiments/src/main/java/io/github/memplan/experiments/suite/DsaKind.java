@@ -7,7 +7,7 @@ import io.github.memplan.core.dsa.DsaSolution;
 import io.github.memplan.core.dsa.DsaValidator;
 import io.github.memplan.core.dsa.MiniMallocCsv;
 import io.github.memplan.core.solve.Validator;
-import io.github.memplan.datasets.dsa.TraceGenerator;
+import io.github.memplan.datasets.dsa.DsaTraceGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ import java.util.List;
  *       in the given order, {@code {dataset: minimalloc/challenging, entries: [A, F, K]}};
  *   <li>a file or a glob over file names ({@code data/*.csv}), relative to the suite file's
  *       directory;
- *   <li>a generated instance {@code {generate: BUFFERS, seed: S}} ({@link TraceGenerator}).
+ *   <li>a generated instance {@code {generate: BUFFERS, seed: S}} ({@link DsaTraceGenerator}).
  * </ul>
  *
  * A file's or an entry's instance is named after the file without {@code .csv} ({@code A.1048576});
@@ -77,7 +77,8 @@ public final class DsaKind extends SpiProblemKind<DsaInstance, DsaSolution> {
     }
     return List.of(
         new SuiteInstance<>(
-            TraceGenerator.name(buffers, seed), () -> TraceGenerator.generate(buffers, seed)));
+            DsaTraceGenerator.name(buffers, seed),
+            () -> DsaTraceGenerator.generate(buffers, seed)));
   }
 
   private static SuiteInstance<DsaInstance> fromDataset(Datasets.Entry e) {

@@ -13,7 +13,7 @@ import io.github.memplan.core.frontend.FrontEnd;
 import io.github.memplan.core.gmem.GmemBuilder;
 import io.github.memplan.core.gmem.GmemOptions;
 import io.github.memplan.core.gmem.GmemProblem;
-import io.github.memplan.solvers.cpsat.CpSatPlanner;
+import io.github.memplan.solvers.dsa.cpsat.CpSatPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

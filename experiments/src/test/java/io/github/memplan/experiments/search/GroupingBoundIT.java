@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.frontend.FrontEnd;
+import io.github.memplan.core.group.GroupCost;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Models;
 import io.github.memplan.core.solve.Budget;

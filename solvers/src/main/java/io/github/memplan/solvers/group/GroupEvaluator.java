@@ -1,21 +1,21 @@
 package io.github.memplan.solvers.group;
 
 import io.github.memplan.core.chip.Chip;
-import io.github.memplan.core.cost.CostModel;
-import io.github.memplan.core.cost.GroupCost;
-import io.github.memplan.core.cost.RooflineCostModel;
+import io.github.memplan.core.group.CostModel;
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupBoundary;
 import io.github.memplan.core.group.GroupCandidate;
-import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupCost;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupTimesteps;
 import io.github.memplan.core.group.GroupType;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.TimestepMethod;
-import io.github.memplan.core.group.TodayTimesteps;
+import io.github.memplan.core.group.Timesteps2026;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.lmem.LmemBuffer;
@@ -24,6 +24,7 @@ import io.github.memplan.core.lmem.LmemLowerBounds;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.Timestep;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.solvers.group.dp.GroupDpBestPlanner;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,7 +48,7 @@ import java.util.Optional;
  *       TPU-MLIR;
  *   <li>every secs of the {@link SecsSpace} (within {@link ShapeSecsBounds#maxSecs}, at most {@code
  *       maxIterations} loops) is sliced with today's rules ({@link SliceRules#TODAY}, the h/2 rule
- *       as the problem says) and gets today's timestep table ({@link TodayTimesteps}): exactly what
+ *       as the problem says) and gets today's timestep table ({@link Timesteps2026}): exactly what
  *       {@code tpumlir-dp} builds for the secs it tries; a secs whose slicing fails is dropped;
  *       when it failed already for {@code i..last} with {@code i >= first}, it is dropped without
  *       slicing (see below);
@@ -121,7 +122,7 @@ public final class GroupEvaluator {
   private final CostModel costModel;
   private final int maxIterations;
   private final SliceRules rules;
-  private final TimestepMethod method = new TodayTimesteps();
+  private final TimestepMethod method = new Timesteps2026();
   private final Map<Long, Memo> memo = new HashMap<>();
   private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
   private final Map<List<Object>, StructureMemo> structures = new HashMap<>();
@@ -282,7 +283,7 @@ public final class GroupEvaluator {
       capTruncated++;
     }
     String name = graph.name() + "/g" + first + "-" + last;
-    GroupIo io = GroupIo.of(graph, ops);
+    GroupBoundary io = GroupBoundary.of(graph, ops);
     List<Candidate> cands = new ArrayList<>();
     for (ShapeSecs secs : space.secs()) {
       if (ctx.budget().exhausted()) {

@@ -1,6 +1,6 @@
 package io.github.memplan.solvers.group;
 
-import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupBoundary;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.ir.Tensor;
@@ -21,7 +21,7 @@ import java.util.Set;
  * or the first-use index of an outside activation with its shape, dtype and whether it is a graph
  * input; per output, its shape and dtype and whether it leaves the range (a group output). That is
  * everything slicing ({@code Slicing}: shapes, attributes, in-range users, graph inputs), the
- * timestep table ({@code TodayTimesteps}: buffers per distinct tensor, first use, group outputs),
+ * timestep table ({@code Timesteps2026}: buffers per distinct tensor, first use, group outputs),
  * the cost model (shapes, dtypes, MACs from attributes and weight shapes) and the LMEM instance
  * read from the graph.
  */
@@ -32,7 +32,7 @@ final class RangeStructure {
   static List<Object> key(Graph graph, List<Op> ops) {
     Map<String, Integer> producedAt = new HashMap<>();
     Map<String, Integer> outsideIndex = new HashMap<>();
-    Set<String> leaving = new HashSet<>(GroupIo.of(graph, ops).outputs());
+    Set<String> leaving = new HashSet<>(GroupBoundary.of(graph, ops).outputs());
     Set<String> graphInputs = new HashSet<>(graph.inputs());
     List<Object> key = new ArrayList<>();
     for (int r = 0; r < ops.size(); r++) {
@@ -49,7 +49,7 @@ final class RangeStructure {
         Tensor x = graph.tensor(t);
         if (at != null) {
           key.add(List.of("in", at, ops.get(at).outputs().indexOf(t)));
-        } else if (!GroupIo.isActivation(graph, t)) {
+        } else if (!GroupBoundary.isActivation(graph, t)) {
           key.add(List.of("w", x.role(), x.shape(), x.dtype()));
         } else {
           int idx = outsideIndex.computeIfAbsent(t, k -> outsideIndex.size());

@@ -1,14 +1,14 @@
 package io.github.memplan.solvers.group;
 
 import io.github.memplan.core.chip.Chip;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Axis;
-import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupBoundary;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.Range;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.SliceInfo;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
@@ -40,7 +40,7 @@ import java.util.Set;
  *       whole at least once (held or not); every group input is loaded in every iteration, {@code
  *       Π_axis Σ_slices len} elements in all.
  *   <li><b>Fill and drain</b>. In the first step of the loop only the stage-0 transfers of
- *       iteration 0 run (the loads of the first op's operands, as {@code TodayTimesteps} stages
+ *       iteration 0 run (the loads of the first op's operands, as {@code Timesteps2026} stages
  *       them) and in the last only the stage-2 transfers of the last iteration (the stores of the
  *       last op's group outputs); no TIU op runs in either. So the cycles are also at least the
  *       whole TIU sum plus the GDMA cycles of those two steps.
@@ -48,14 +48,14 @@ import java.util.Set;
  *
  * One cycle per term is given away for floating-point rounding. Stateless.
  */
-final class RooflineBounds {
+public final class RooflineBounds {
   private final RooflineCostModel model;
   private final Graph graph;
   private final Chip chip;
   private final boolean ddr;
   private final GroupingBound ranges;
 
-  RooflineBounds(RooflineCostModel model, GroupProblem p) {
+  public RooflineBounds(RooflineCostModel model, GroupProblem p) {
     this.model = model;
     this.graph = p.graph();
     this.chip = p.chip();
@@ -70,13 +70,13 @@ final class RooflineBounds {
   }
 
   /** A bound for the group {@code ops} sliced as {@code slices}. */
-  long sliced(List<Op> ops, GroupIo io, Map<String, SliceInfo> slices) {
+  public long sliced(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
     long[] counts = counts(slices);
     double bytes = 0;
     Set<String> weights = new HashSet<>();
     for (Op op : ops) {
       for (String t : op.inputs()) {
-        if (!t.isEmpty() && !GroupIo.isActivation(graph, t) && weights.add(t)) {
+        if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && weights.add(t)) {
           bytes += graph.tensor(t).bytes();
         }
       }
@@ -115,7 +115,7 @@ final class RooflineBounds {
    * first op, weights whole) plus those of the last (the stage-2 stores of iteration {@code L - 1}:
    * the last op's group outputs), neither of which overlaps any TIU work.
    */
-  private long fillAndDrain(List<Op> ops, GroupIo io, Map<String, SliceInfo> slices) {
+  private long fillAndDrain(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
     long first = 0;
     Set<String> seen = new HashSet<>();
     for (String t : ops.get(0).inputs()) {
@@ -124,7 +124,7 @@ final class RooflineBounds {
       }
       SliceInfo si = slices.get(t);
       first +=
-          !GroupIo.isActivation(graph, t) || si == null
+          !GroupBoundary.isActivation(graph, t) || si == null
               ? graph.tensor(t).bytes()
               : graph.tensor(t).dtype().bytes(edgeElements(si, 0));
     }

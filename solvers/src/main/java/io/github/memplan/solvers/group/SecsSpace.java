@@ -2,7 +2,7 @@ package io.github.memplan.solvers.group;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.group.Axis;
-import io.github.memplan.core.group.GroupIo;
+import io.github.memplan.core.group.GroupBoundary;
 import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.Nchw;
 import io.github.memplan.core.group.OpSemantics;
@@ -52,7 +52,7 @@ public record SecsSpace(List<ShapeSecs> secs, boolean truncated) {
   /** The space of the group {@code ops} of type {@code type} under the max secs {@code max}. */
   public static SecsSpace of(
       Graph graph, List<Op> ops, Chip chip, GroupType type, ShapeSecs max, int maxIterations) {
-    List<String> outs = GroupIo.of(graph, ops).outputs();
+    List<String> outs = GroupBoundary.of(graph, ops).outputs();
     long[][] len = new long[4][outs.size()];
     for (int o = 0; o < outs.size(); o++) {
       Nchw s = type.view(graph, outs.get(o), chip);

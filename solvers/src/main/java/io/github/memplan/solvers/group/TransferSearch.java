@@ -1,9 +1,9 @@
 package io.github.memplan.solvers.group;
 
 import io.github.memplan.core.chip.Chip;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupTimesteps;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.TimestepMoves;
 import io.github.memplan.core.group.TransferMove;
 import io.github.memplan.core.ir.Graph;
@@ -48,7 +48,7 @@ import java.util.function.Function;
  * proven one), and LMEM is checked by the oracle on the final table. §2.8(c)'s profit rule and
  * bubbling are not reproduced. Only transfers of stage 1 move ({@link TimestepMoves}).
  */
-final class TransferSearch {
+public final class TransferSearch {
   private TransferSearch() {}
 
   /** The improved group and the cycles it saves (0 and the same group when nothing moved). */

@@ -33,7 +33,7 @@ public final class LmemFirstFit {
     return place(instance, rules, bankAware, LmemBanks.Engines.of(instance), Overlaps.of(instance));
   }
 
-  static long[] place(
+  public static long[] place(
       LmemInstance instance,
       LmemRules rules,
       boolean bankAware,
@@ -161,7 +161,7 @@ public final class LmemFirstFit {
    * lifetimes cyclically) and not an in-place pair; and which may start at the same address: the
    * in-place pairs, as {@link io.github.memplan.core.lmem.LmemValidator} rules.
    */
-  static final class Overlaps {
+  public static final class Overlaps {
     private final BitSet[] clash;
     private final BitSet[] share;
 
@@ -170,7 +170,7 @@ public final class LmemFirstFit {
       this.share = share;
     }
 
-    static Overlaps of(LmemInstance instance) {
+    public static Overlaps of(LmemInstance instance) {
       List<LmemBuffer> buffers = instance.buffers();
       int n = buffers.size();
       int t = instance.timestepCount();
@@ -209,7 +209,7 @@ public final class LmemFirstFit {
     }
 
     /** Whether {@code i} and {@code j} must occupy disjoint addresses. */
-    boolean clash(int i, int j) {
+    public boolean clash(int i, int j) {
       return clash[i].get(j);
     }
 

@@ -1,5 +1,5 @@
 /**
- * Search for LMEM placements under TPU-MLIR's rules: the bank-rule settings and lexicographic score
- * shared by the LMEM search planners, and {@code lmem-exact}, the CP-SAT model.
+ * Search for LMEM placements under TPU-MLIR's rules: the bank-rule settings, first-fit placement
+ * and lexicographic score shared by the LMEM search planners.
  */
 package io.github.memplan.solvers.lmem;

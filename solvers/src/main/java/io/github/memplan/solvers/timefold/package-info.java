@@ -1,5 +1,5 @@
 /**
- * Timefold Solver local search for the DSA problem: a placement order (a planning list variable)
- * decoded by lowest-offset placement, scored with ConstraintStreams.
+ * What every Timefold Solver search of memplan shares: the watcher that ends a solve when the run's
+ * budget runs out or is cancelled.
  */
 package io.github.memplan.solvers.timefold;

@@ -6,14 +6,14 @@ import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.OpKind;
 
 /** Small hand-built chains for the group-search tests. */
-final class GroupChains {
+public final class GroupChains {
   private GroupChains() {}
 
   /**
    * {@code convs} conv 3x3 (pad 1) → relu pairs on 1x{@code ch}x{@code h}x{@code w} f32, then a 2x2
    * max pool (stride 2).
    */
-  static Graph convReluPool(int convs, long ch, long h, long w) {
+  public static Graph convReluPool(int convs, long ch, long h, long w) {
     Graph.Builder b = Graph.builder("crp" + convs + "x" + ch + "x" + h + "x" + w);
     b.input("x", DType.F32, 1, ch, h, w);
     String prev = "x";
@@ -38,7 +38,7 @@ final class GroupChains {
   }
 
   /** {@code n} relus in a row on 1x{@code ch}x{@code h}x{@code w} f32. */
-  static Graph relus(int n, long ch, long h, long w) {
+  public static Graph relus(int n, long ch, long h, long w) {
     Graph.Builder b = Graph.builder("relus" + n + "x" + ch + "x" + h + "x" + w);
     b.input("x", DType.F32, 1, ch, h, w);
     String prev = "x";

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupCandidate;
 import io.github.memplan.core.group.GroupFixtures;
@@ -14,6 +13,7 @@ import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupTimesteps;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.StackLmemPlanner;

@@ -1,6 +1,6 @@
 package io.github.memplan.solvers.group.timefold;
 
-import io.github.memplan.core.cost.CostModel;
+import io.github.memplan.core.group.CostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.solvers.group.GroupEvaluator;

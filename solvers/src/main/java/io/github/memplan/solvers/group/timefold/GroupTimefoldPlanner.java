@@ -1,9 +1,9 @@
 package io.github.memplan.solvers.group.timefold;
 
 import ai.timefold.solver.core.config.solver.EnvironmentMode;
-import io.github.memplan.core.cost.CostModel;
-import io.github.memplan.core.cost.GroupCost;
+import io.github.memplan.core.group.CostModel;
 import io.github.memplan.core.group.Group;
+import io.github.memplan.core.group.GroupCost;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;

@@ -1,16 +1,16 @@
 package io.github.memplan.solvers.group.timefold;
 
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.solve.BasePlannerProvider;
 import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerConfig;
 import io.github.memplan.core.solve.PlannerProvider;
+import io.github.memplan.solvers.dsa.timefold.TimefoldPlannerProvider;
 import io.github.memplan.solvers.group.EvaluatorParameters;
 import io.github.memplan.solvers.group.LmemOracle;
-import io.github.memplan.solvers.timefold.TimefoldPlannerProvider;
 import java.util.Map;
 import java.util.stream.Stream;
 

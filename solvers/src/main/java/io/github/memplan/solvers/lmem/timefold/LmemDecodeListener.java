@@ -2,7 +2,7 @@ package io.github.memplan.solvers.lmem.timefold;
 
 import ai.timefold.solver.core.api.domain.variable.ListVariableListener;
 import ai.timefold.solver.core.api.score.director.ScoreDirector;
-import io.github.memplan.solvers.timefold.OrderDecoding;
+import io.github.memplan.solvers.dsa.timefold.OrderDecoding;
 import java.util.List;
 
 /**

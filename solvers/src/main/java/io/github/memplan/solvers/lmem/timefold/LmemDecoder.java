@@ -3,9 +3,9 @@ package io.github.memplan.solvers.lmem.timefold;
 import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
+import io.github.memplan.solvers.dsa.timefold.OrderDecoding;
 import io.github.memplan.solvers.lmem.BankRule;
 import io.github.memplan.solvers.lmem.LmemRules;
-import io.github.memplan.solvers.timefold.OrderDecoding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -207,7 +207,7 @@ final class LmemDecoder {
         }
       }
     }
-    OrderDecoding.sortByLow(s.lo, s.hi, 0, m - 1);
+    io.github.memplan.solvers.dsa.Intervals.sortByLow(s.lo, s.hi, 0, m - 1);
     int k = 0;
     for (int y : partners[x]) {
       if (state.position(y) < p) {

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.chip.Chips;
-import io.github.memplan.core.cost.RooflineCostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupFixtures;
 import io.github.memplan.core.group.GroupOptions;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
 import io.github.memplan.core.group.GroupingValidator;
+import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.Outcome;

@@ -1,0 +1,19 @@
+package io.github.memplan.baseline.tpumlir.gmem;
+
+import io.github.memplan.core.dsa.DsaInstance;
+import io.github.memplan.core.dsa.DsaPlannerContract;
+import io.github.memplan.core.dsa.DsaSolution;
+import io.github.memplan.core.solve.Planner;
+
+/** The DSA planner contract for {@code tpumlir-doc} (fixed offsets unsupported, as documented). */
+class TpuMlirDocContractTest extends DsaPlannerContract {
+  @Override
+  protected Planner<DsaInstance, DsaSolution> planner() {
+    return new TpuMlirDocPlanner();
+  }
+
+  @Override
+  protected boolean supportsFixedOffsets() {
+    return false;
+  }
+}
