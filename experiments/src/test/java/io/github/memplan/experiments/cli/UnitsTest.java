@@ -33,21 +33,14 @@ class UnitsTest {
   }
 
   @Test
-  void sizes() {
-    assertThat(Units.parseSize("0")).isZero();
-    assertThat(Units.parseSize("1048576")).isEqualTo(1 << 20);
-    assertThat(Units.parseSize("1MiB")).isEqualTo(1 << 20);
+  void sizesAreCoresSyntaxFailingAsPicocliConversions() {
+    // the syntax itself is core.io.ByteSizes' (ByteSizesTest)
     assertThat(Units.parseSize("16GiB")).isEqualTo(16L << 30);
-    assertThat(Units.parseSize("3 KiB")).isEqualTo(3072);
-    assertThat(Units.parseSize("2TiB")).isEqualTo(2L << 40);
-    assertThat(Units.parseSize("12B")).isEqualTo(12);
-    for (String bad : new String[] {"", "1GB", "1.5MiB", "-1", "1mib", "99999999999999999999"}) {
+    for (String bad : new String[] {"1GB", "9000000TiB"}) {
       assertThatThrownBy(() -> Units.parseSize(bad))
           .as(bad)
           .isInstanceOf(TypeConversionException.class);
     }
-    assertThatThrownBy(() -> Units.parseSize("9000000TiB"))
-        .isInstanceOf(TypeConversionException.class);
   }
 
   @Test
