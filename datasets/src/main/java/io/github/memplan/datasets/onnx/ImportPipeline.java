@@ -736,6 +736,10 @@ final class ImportPipeline {
 
   /** Shape, Size, ConstantOfShape, Range: no op kind, so they are always computed here. */
   private void foldOnly(FlatNode f) {
+    if (f.outputs.isEmpty() || f.outputs.get(0).isEmpty()) {
+      throw new IllegalArgumentException(
+          "output #0 is missing (the value it folds has nowhere to go)");
+    }
     int needed = f.proto.getOpType().equals("Range") ? 3 : 1;
     for (int k = 0; k < needed; k++) {
       if (k >= f.inputs.size() || f.inputs.get(k).isEmpty()) {
