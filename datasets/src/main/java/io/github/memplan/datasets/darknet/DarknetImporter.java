@@ -616,6 +616,12 @@ public final class DarknetImporter {
           x);
     }
 
+    /**
+     * The largest kernel a {@code [local]} layer may have: its im2col is one Slice op per kernel
+     * offset, so the op count grows with its square (darknet's own cfgs use 3).
+     */
+    private static final long MAX_LOCAL_SIZE = 32;
+
     /** A locally connected layer: im2col by slices, then one weight matrix per location. */
     private String local() {
       Section s = section;
@@ -626,6 +632,16 @@ public final class DarknetImporter {
       positive("filters", filters);
       positive("size", size);
       positive("stride", stride);
+      if (size > MAX_LOCAL_SIZE) {
+        // size x size Slice ops: a fuzzed cfg with size 511 made 261,121 of them from 812 bytes
+        throw s.fail(
+            "size",
+            "size "
+                + size
+                + " is more than memplan expands a [local] layer to ("
+                + MAX_LOCAL_SIZE
+                + "; one Slice op per kernel offset)");
+      }
       String x = image();
       Shape in = shape(x);
       long c = in.dim(1);

@@ -363,5 +363,11 @@ class DarknetImporterTest {
         .hasMessage("t.cfg:1: [net]: no input size: give width, height and channels, or inputs");
     assertThatThrownBy(() -> net("[net]\nwidth=4\nheight=4\nchannels=1\n[lstm]\n"))
         .hasMessage("t.cfg:5: [lstm]: darknet layer type not supported by this importer");
+    // a [local] layer's im2col is size x size Slice ops: a kernel beyond 32 is refused before any
+    // op is made (found by fuzzing: size 511 on a padded 448x448 input made 261,121 ops)
+    assertThatThrownBy(
+            () -> net("[net]\nwidth=64\nheight=64\nchannels=1\n[local]\nsize=33\npad=1\n"))
+        .hasMessageStartingWith("t.cfg:6: [local] size: size 33 is more than memplan expands")
+        .hasMessageNotContaining("\n");
   }
 }
