@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -83,11 +82,6 @@ public final class SuiteRunner {
   public SuiteRunner(Suite suite, Options opts) {
     this.suite = suite;
     this.opts = opts;
-  }
-
-  /** The grace margin past a time limit before a run is cancelled. */
-  public static Duration grace(Duration limit) {
-    return GuardedSolve.grace(limit);
   }
 
   public Summary run() throws IOException {

@@ -22,6 +22,9 @@ import java.util.Map;
 public abstract class SpiProblemKind<I, S> implements ProblemKind<I, S> {
   private final Class<I> type;
 
+  /** Its metrics, found once rather than with a {@code ServiceLoader} scan per run. */
+  private volatile List<Metric<I, S>> metrics;
+
   protected SpiProblemKind(Class<I> type) {
     this.type = type;
   }
@@ -40,7 +43,12 @@ public abstract class SpiProblemKind<I, S> implements ProblemKind<I, S> {
   }
 
   private List<Metric<I, S>> metricObjects() {
-    return GuardedSolve.metrics(type);
+    List<Metric<I, S>> found = metrics;
+    if (found == null) {
+      found = List.copyOf(GuardedSolve.metrics(type));
+      metrics = found;
+    }
+    return found;
   }
 
   @Override
