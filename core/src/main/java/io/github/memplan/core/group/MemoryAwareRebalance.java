@@ -99,6 +99,11 @@ final class MemoryAwareRebalance {
     private final long[] slack;
     private final List<List<Integer>> gdma = new ArrayList<>();
 
+    /** Per buffer, the rows whose TIU op reads it (resp. writes it), ascending. */
+    private final int[][] readRows;
+
+    private final int[][] writeRows;
+
     Run(List<Timestep> rows, long[] tiu, long[] cycles, long[] bytes) {
       this.rows = rows;
       this.cycles = cycles;
@@ -111,6 +116,8 @@ final class MemoryAwareRebalance {
           op.results().forEach(b -> load[b] = false);
         }
       }
+      this.readRows = rowsOf(rows, cycles.length, Timestep.TiuOp::operands);
+      this.writeRows = rowsOf(rows, cycles.length, Timestep.TiuOp::results);
       for (int r = 0; r < rows.size(); r++) {
         gdma.add(new ArrayList<>(rows.get(r).gdma()));
         slack[r] = tiu[r];
@@ -118,6 +125,32 @@ final class MemoryAwareRebalance {
           slack[r] -= cycles[b];
         }
       }
+    }
+
+    /** Per buffer, the rows (ascending, once each) where {@code part} of a TIU op holds it. */
+    private static int[][] rowsOf(
+        List<Timestep> rows,
+        int buffers,
+        java.util.function.Function<Timestep.TiuOp, List<Integer>> part) {
+      List<List<Integer>> out = new ArrayList<>();
+      for (int b = 0; b < buffers; b++) {
+        out.add(new ArrayList<>());
+      }
+      for (int r = 0; r < rows.size(); r++) {
+        for (Timestep.TiuOp op : rows.get(r).tiu()) {
+          for (int b : part.apply(op)) {
+            List<Integer> l = out.get(b);
+            if (l.isEmpty() || l.get(l.size() - 1) != r) {
+              l.add(r);
+            }
+          }
+        }
+      }
+      int[][] arr = new int[buffers][];
+      for (int b = 0; b < buffers; b++) {
+        arr[b] = out.get(b).stream().mapToInt(Integer::intValue).toArray();
+      }
+      return arr;
     }
 
     List<List<Integer>> run() {
@@ -143,20 +176,18 @@ final class MemoryAwareRebalance {
     private int rangeEnd(int b, int cur) {
       int n = rows.size();
       if (load[b]) {
-        for (int ts = cur; ts >= 0; ts--) {
-          for (Timestep.TiuOp op : rows.get(ts).tiu()) {
-            if (op.operands().contains(b)) {
-              return ts + 1;
-            }
+        // the last row at or before cur whose TIU reads b (the TIU rows never change)
+        int[] read = readRows[b];
+        for (int k = read.length - 1; k >= 0; k--) {
+          if (read[k] <= cur) {
+            return read[k] + 1;
           }
         }
         return 0;
       }
-      for (int ts = cur; ts < n; ts++) {
-        for (Timestep.TiuOp op : rows.get(ts).tiu()) {
-          if (op.results().contains(b)) {
-            return Math.min(n - 1, ts - 1);
-          }
+      for (int ts : writeRows[b]) {
+        if (ts >= cur) {
+          return Math.min(n - 1, ts - 1);
         }
       }
       return n - 1;

@@ -12,7 +12,11 @@ public sealed interface Attr {
     }
 
     public long[] toArray() {
-      return values.stream().mapToLong(Long::longValue).toArray();
+      long[] out = new long[values.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = values.get(i);
+      }
+      return out;
     }
   }
 

@@ -139,6 +139,9 @@ public final class LmemBanks {
     private final BitSet[] gdma;
     private final List<List<BitSet>> ops;
 
+    /** Per buffer, the rows where the TIU or the GDMA touches it, ascending. */
+    private final int[][] touched;
+
     private Engines(LmemInstance instance) {
       this.instance = instance;
       int t = instance.timestepCount();
@@ -160,6 +163,22 @@ public final class LmemBanks {
           rowOps.add(s);
         }
         ops.add(rowOps);
+      }
+      int n = instance.buffers().size();
+      List<List<Integer>> rows = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        rows.add(new ArrayList<>());
+      }
+      for (int r = 0; r < t; r++) {
+        BitSet any = (BitSet) tiu[r].clone();
+        any.or(gdma[r]);
+        for (int i = any.nextSetBit(0); i >= 0 && i < n; i = any.nextSetBit(i + 1)) {
+          rows.get(i).add(r);
+        }
+      }
+      touched = new int[n][];
+      for (int i = 0; i < n; i++) {
+        touched[i] = rows.get(i).stream().mapToInt(Integer::intValue).toArray();
       }
     }
 
@@ -192,7 +211,8 @@ public final class LmemBanks {
       }
       LmemBuffer x = instance.buffers().get(i);
       LmemBuffer y = instance.buffers().get(j);
-      for (int r = 0; r < tiu.length; r++) {
+      // every condition below needs i touched in row r
+      for (int r : touched[i]) {
         if (!x.liveAt(r) || !y.liveAt(r)) {
           continue;
         }

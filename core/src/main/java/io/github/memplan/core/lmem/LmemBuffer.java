@@ -69,11 +69,26 @@ public record LmemBuffer(String id, Kind kind, int start, int end, long bytes, b
     if (held || other.held) {
       return true;
     }
-    for (int ts = 0; ts < timesteps; ts++) {
-      if (liveAt(ts) && other.liveAt(ts)) {
-        return true;
+    // each life is at most two intervals of [0, timesteps): [start, end], or [start, T) and [0,
+    // end]
+    long[] a = intervals(timesteps);
+    long[] b = other.intervals(timesteps);
+    for (int i = 0; i < a.length; i += 2) {
+      for (int j = 0; j < b.length; j += 2) {
+        if (Math.max(a[i], b[j]) <= Math.min(a[i + 1], b[j + 1])) {
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /** The inclusive intervals of timesteps (below {@code timesteps}) the buffer lives in. */
+  private long[] intervals(int timesteps) {
+    long last = timesteps - 1L;
+    if (start <= end) {
+      return new long[] {start, Math.min(end, last)};
+    }
+    return new long[] {start, last, 0, Math.min(end, last)};
   }
 }

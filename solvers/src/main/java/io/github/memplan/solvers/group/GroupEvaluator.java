@@ -13,7 +13,9 @@ import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
+import io.github.memplan.core.group.SliceResult;
 import io.github.memplan.core.group.SliceRules;
+import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.Timesteps2026;
 import io.github.memplan.core.ir.Graph;
@@ -297,12 +299,18 @@ public final class GroupEvaluator {
         inheritedFailures++;
         continue;
       }
-      GroupCandidate c = GroupCandidate.build(name, graph, ops, chip, secs, rules, method);
-      if (!(c instanceof GroupCandidate.Built b)) {
+      SliceResult sliced = Slicing.slice(graph, ops, chip, secs, rules);
+      if (!(sliced instanceof SliceResult.Sliced s)) {
         sliceFailures++;
         sliceFailedFrom.merge(at, first, Math::max);
         continue;
       }
+      if (cutoff < MAX_COST && bounds != null && bounds.sliced(ops, io, s.slices()) >= cutoff) {
+        boundSkips++;
+        continue;
+      }
+      GroupCandidate.Built b =
+          new GroupCandidate.Built(s, method.build(name, graph, ops, chip, secs, s.slices()));
       costed++;
       GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
       long value = objective(cost);

@@ -75,6 +75,10 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
     long bank = instance.bankBytes();
     LmemBanks.Engines engines = LmemBanks.Engines.of(instance);
     RowSets sets = new RowSets(instance);
+    long[] area = new long[n];
+    for (int i = 0; i < n; i++) {
+      area[i] = buffers.get(i).bytes() * buffers.get(i).lifetime(t);
+    }
     long[] addr = new long[n];
     List<List<long[]>> avail = new ArrayList<>();
     BitSet[] excluded = new BitSet[n];
@@ -97,7 +101,7 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
       rounds++;
       Comparator<Integer> order =
           Comparator.<Integer>comparingInt(i -> sets.conflict(i) ? 0 : 1)
-              .thenComparingLong(i -> -buffers.get(i).bytes() * buffers.get(i).lifetime(t))
+              .thenComparingLong(i -> -area[i])
               .thenComparingInt(i -> buffers.get(i).start())
               .thenComparingInt(i -> i);
       remaining.sort(order);
@@ -265,10 +269,14 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
     private final BitSet[] tiu;
     private final BitSet[] gdma;
 
+    /** Per buffer, the number of rows whose TIU or GDMA set holds it. */
+    private final int[] rows;
+
     RowSets(LmemInstance instance) {
       int t = instance.timestepCount();
       tiu = new BitSet[t];
       gdma = new BitSet[t];
+      rows = new int[instance.buffers().size()];
       for (int r = 0; r < t; r++) {
         Timestep row = instance.timesteps().get(r);
         tiu[r] = new BitSet();
@@ -281,6 +289,16 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
           row.gdma().forEach(gdma[r]::set);
         }
         settle(r);
+        count(r, +1);
+      }
+    }
+
+    /** Adds {@code sign} to the count of every buffer in row {@code r}'s sets. */
+    private void count(int r, int sign) {
+      BitSet union = (BitSet) tiu[r].clone();
+      union.or(gdma[r]);
+      for (int b = union.nextSetBit(0); b >= 0; b = union.nextSetBit(b + 1)) {
+        rows[b] += sign;
       }
     }
 
@@ -295,19 +313,19 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
 
     void placed(int b) {
       for (int r = 0; r < tiu.length; r++) {
+        if (tiu[r].isEmpty() && gdma[r].isEmpty()) {
+          continue;
+        }
+        count(r, -1);
         tiu[r].clear(b);
         gdma[r].clear(b);
         settle(r);
+        count(r, +1);
       }
     }
 
     boolean conflict(int b) {
-      for (int r = 0; r < tiu.length; r++) {
-        if (tiu[r].get(b) || gdma[r].get(b)) {
-          return true;
-        }
-      }
-      return false;
+      return rows[b] > 0;
     }
   }
 }
