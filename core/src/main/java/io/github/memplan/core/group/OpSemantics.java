@@ -787,9 +787,35 @@ public final class OpSemantics {
   }
 
   /** Kernel, stride, dilation and leading pads of a 2-D conv, deconv or pool. */
+  /** {@link Conv#of}'s per-thread cache: the ops of one graph, by identity. */
+  private static final class ConvCache {
+    Graph graph;
+    final java.util.IdentityHashMap<Op, Conv> convs = new java.util.IdentityHashMap<>();
+  }
+
+  private static final ThreadLocal<ConvCache> CONV_CACHE = ThreadLocal.withInitial(ConvCache::new);
+
   record Conv(
       long kh, long kw, long sh, long sw, long dh, long dw, long padTop, long padLeft, long group) {
+    /**
+     * The parameters of the conv or pool {@code op} of {@code graph}, parsed once per op of the
+     * graph last asked about on this thread (slicing asks for them on every backward step).
+     */
     static Conv of(Graph graph, Op op) {
+      ConvCache cache = CONV_CACHE.get();
+      if (cache.graph != graph || cache.convs.size() > 100_000) {
+        cache.graph = graph;
+        cache.convs.clear();
+      }
+      Conv c = cache.convs.get(op);
+      if (c == null) {
+        c = parse(graph, op);
+        cache.convs.put(op, c);
+      }
+      return c;
+    }
+
+    private static Conv parse(Graph graph, Op op) {
       long[] ks;
       if (kind(op) == OpKind.CONV || op.kind() == OpKind.CONV_TRANSPOSE) {
         long[] wd = graph.tensor(op.inputs().get(1)).shape().dims();

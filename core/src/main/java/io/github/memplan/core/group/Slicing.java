@@ -249,11 +249,21 @@ public final class Slicing {
       return Optional.of("graph input cannot hold H/W margins");
     }
     for (Op u : graph.consumers(t)) {
-      if (ops.contains(u) && !supportsMargins(u)) {
+      if (!supportsMargins(u) && containsSame(ops, u)) {
         return Optional.of("user " + u.label() + " does not support H/W margins");
       }
     }
     return Optional.empty();
+  }
+
+  /** Whether {@code ops} holds {@code u} itself (ops of one graph are compared by identity). */
+  private static boolean containsSame(List<Op> ops, Op u) {
+    for (Op op : ops) {
+      if (op == u) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Users that accept an input with H/W margins (§2.7). */

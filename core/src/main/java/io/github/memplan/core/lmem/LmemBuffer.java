@@ -69,26 +69,22 @@ public record LmemBuffer(String id, Kind kind, int start, int end, long bytes, b
     if (held || other.held) {
       return true;
     }
-    // each life is at most two intervals of [0, timesteps): [start, end], or [start, T) and [0,
-    // end]
-    long[] a = intervals(timesteps);
-    long[] b = other.intervals(timesteps);
-    for (int i = 0; i < a.length; i += 2) {
-      for (int j = 0; j < b.length; j += 2) {
-        if (Math.max(a[i], b[j]) <= Math.min(a[i + 1], b[j + 1])) {
-          return true;
-        }
-      }
+    // each life is at most two intervals of [0, T): [start, end], or [start, T) and [0, end]
+    int last = timesteps - 1;
+    if (start <= end) {
+      return other.meets(start, Math.min(end, last), last);
     }
-    return false;
+    return other.meets(start, last, last) || other.meets(0, Math.min(end, last), last);
   }
 
-  /** The inclusive intervals of timesteps (below {@code timesteps}) the buffer lives in. */
-  private long[] intervals(int timesteps) {
-    long last = timesteps - 1L;
+  /**
+   * Whether this (not held) buffer lives in some timestep of {@code [lo, hi]}, {@code last} = T -
+   * 1.
+   */
+  private boolean meets(int lo, int hi, int last) {
     if (start <= end) {
-      return new long[] {start, Math.min(end, last)};
+      return Math.max(lo, start) <= Math.min(hi, Math.min(end, last));
     }
-    return new long[] {start, last, 0, Math.min(end, last)};
+    return Math.max(lo, start) <= Math.min(hi, last) || lo <= Math.min(hi, Math.min(end, last));
   }
 }

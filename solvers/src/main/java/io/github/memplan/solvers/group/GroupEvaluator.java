@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The best valid group of an op range: what {@code is_layer_group_valid} answers in TPU-MLIR
@@ -62,9 +63,11 @@ import java.util.Optional;
  *       without asking the oracle (no placement can exist);
  *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
  *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
- *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space. The oracle
- *       sees each instance with positional names ({@link #canonical}), and its answers are memoised
- *       per such instance, so repeated blocks cost one call.
+ *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space ({@link
+ *       #tentativeBelow} stops before this step and {@link #confirm} takes it later, for the ranges
+ *       a search chose; see there). The oracle sees each instance with positional names ({@link
+ *       #canonical}), and its answers are memoised per such instance, so repeated blocks cost one
+ *       call.
  * </ol>
  *
  * Results are memoised per range (invalid ones too) and per {@link RangeStructure}: a range shaped
@@ -107,6 +110,15 @@ public final class GroupEvaluator {
    */
   private record SecsAt(int last, GroupType type, ShapeSecs secs) {}
 
+  /**
+   * A range evaluated without placement ({@link #tentativeBelow}): its candidates below {@code
+   * noneBelow} that pass the max-live check, cheapest first (never empty).
+   */
+  private record Pending(List<Ranked> ranked, long noneBelow) {}
+
+  /** A candidate secs of a pending range and its objective. */
+  private record Ranked(ShapeSecs secs, long value) {}
+
   /** One built candidate, costed. */
   private record Candidate(
       ShapeSecs secs, GroupCandidate.Built built, GroupCost cost, long value) {}
@@ -126,6 +138,9 @@ public final class GroupEvaluator {
   private final SliceRules rules;
   private final TimestepMethod method = new Timesteps2026();
   private final Map<Long, Memo> memo = new HashMap<>();
+  private final Map<Long, Pending> pending = new HashMap<>();
+  private long confirmations;
+  private long confirmFailures;
   private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
   private final Map<List<Object>, StructureMemo> structures = new HashMap<>();
   private long structureHits;
@@ -272,13 +287,43 @@ public final class GroupEvaluator {
   }
 
   private Optional<Evaluated> evaluate(int first, int last, long cutoff) {
+    List<Candidate> cands = candidates(first, last, cutoff);
+    for (Candidate c : cands) {
+      if (ctx.budget().exhausted()) {
+        return Optional.empty();
+      }
+      GroupTimesteps ts = c.built().timesteps();
+      Optional<LmemSolution> sol = place(ts.lmem());
+      if (sol.isEmpty()) {
+        oracleRejections++;
+      } else {
+        return Optional.of(evaluated(first, last, c, sol.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Evaluated evaluated(int first, int last, Candidate c, LmemSolution sol) {
+    if (2L * c.secs().loops() > maxIterations) {
+      bestOverHalfCap++;
+    }
+    GroupTimesteps ts = c.built().timesteps();
+    Group g = new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol);
+    return new Evaluated(g, c.cost(), c.value());
+  }
+
+  /**
+   * The candidates of {@code first..last} below {@code cutoff} that pass the max-live check,
+   * cheapest first (steps 1 to 6 of the class comment); empty also when the budget ran out.
+   */
+  private List<Candidate> candidates(int first, int last, long cutoff) {
     Graph graph = p.graph();
     Chip chip = p.chip();
     List<Op> ops = p.order().subList(first, last + 1);
     GroupType type = rules.groupType(graph, ops, chip);
     ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
     if (ShapeSecsBounds.initialSecs(graph, ops, chip, max, type).isEmpty()) {
-      return Optional.empty();
+      return List.of();
     }
     SecsSpace space = SecsSpace.of(graph, ops, chip, type, max, maxIterations);
     if (space.truncated()) {
@@ -289,7 +334,7 @@ public final class GroupEvaluator {
     List<Candidate> cands = new ArrayList<>();
     for (ShapeSecs secs : space.secs()) {
       if (ctx.budget().exhausted()) {
-        return Optional.empty();
+        return List.of();
       }
       candidates++;
       SecsAt at = new SecsAt(last, type, secs);
@@ -326,23 +371,102 @@ public final class GroupEvaluator {
       cands.add(new Candidate(secs, b, cost, value));
     }
     cands.sort(ORDER);
-    for (Candidate c : cands) {
-      if (ctx.budget().exhausted()) {
-        return Optional.empty();
-      }
-      GroupTimesteps ts = c.built().timesteps();
-      Optional<LmemSolution> sol = place(ts.lmem());
-      if (sol.isEmpty()) {
-        oracleRejections++;
-      } else {
-        if (2L * c.secs().loops() > maxIterations) {
-          bestOverHalfCap++;
-        }
-        Group g = new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol.get());
-        return Optional.of(new Evaluated(g, c.cost(), c.value()));
-      }
+    return cands;
+  }
+
+  /**
+   * The objective of the cheapest candidate of {@code first..last} below {@code cutoff} that passes
+   * the max-live check, <b>without asking the LMEM oracle</b> unless the range was placed already
+   * ({@link #confirm}); empty when there is none, or the budget ran out. No placement can cost less
+   * than this, since placing only drops candidates: a search that chooses among ranges by these
+   * values and then {@link #confirm}s the ranges it chose until every one holds its value has the
+   * optimum it would have had with every range placed first. Memoised as {@link #bestBelow}; the
+   * structure memo is not used. Once the budget has run out, a range not placed yet answers empty,
+   * so that a search falls back on placed ranges and global ops.
+   */
+  public OptionalLong tentativeBelow(int first, int last, long cutoff) {
+    if (first < 0 || last >= p.order().size() || last <= first) {
+      return OptionalLong.empty();
     }
-    return Optional.empty();
+    long key = (long) first * p.order().size() + last;
+    Memo got = memo.get(key);
+    if (got != null && (got.best().isPresent() || cutoff <= got.noneBelow())) {
+      return got.best().filter(e -> e.objective() < cutoff).stream()
+          .mapToLong(Evaluated::objective)
+          .findFirst();
+    }
+    if (ctx.budget().exhausted()) {
+      outOfBudget = true;
+      return OptionalLong.empty();
+    }
+    Pending pd = pending.get(key);
+    if (pd == null || pd.noneBelow() < cutoff) {
+      List<Candidate> cands = candidates(first, last, cutoff);
+      if (ctx.budget().exhausted()) {
+        outOfBudget = true;
+        return OptionalLong.empty();
+      }
+      if (cands.isEmpty()) {
+        pending.remove(key);
+        memo.put(key, new Memo(Optional.empty(), cutoff));
+        return OptionalLong.empty();
+      }
+      pd = new Pending(cands.stream().map(c -> new Ranked(c.secs(), c.value())).toList(), cutoff);
+      pending.put(key, pd);
+      memo.remove(key); // a "none below" for a lower cutoff, which the pending range answers too
+    }
+    long v = pd.ranked().get(0).value();
+    return v < cutoff ? OptionalLong.of(v) : OptionalLong.empty();
+  }
+
+  /**
+   * Places the cheapest pending candidate of {@code first..last} ({@link #tentativeBelow}): true
+   * when the range holds its tentative value (placed now or before); false when the oracle refused
+   * that candidate, which is then dropped, so the range's value rises (to the next candidate's, or
+   * to none) and a search must choose again. False too when the budget ran out before it was
+   * placed.
+   */
+  public boolean confirm(int first, int last) {
+    long key = (long) first * p.order().size() + last;
+    Memo got = memo.get(key);
+    if (got != null && got.best().isPresent()) {
+      return true;
+    }
+    Pending pd = pending.get(key);
+    if (pd == null || ctx.budget().exhausted()) {
+      outOfBudget |= pd != null;
+      return false;
+    }
+    confirmations++;
+    Ranked r = pd.ranked().get(0);
+    List<Op> ops = p.order().subList(first, last + 1);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    GroupCandidate c =
+        GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
+    GroupCandidate.Built b = (GroupCandidate.Built) c; // it sliced when it was ranked
+    Optional<LmemSolution> sol = place(b.timesteps().lmem());
+    if (sol.isPresent()) {
+      GroupCost cost =
+          costModel.group(p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps());
+      Candidate cand = new Candidate(r.secs(), b, cost, objective(cost));
+      pending.remove(key);
+      memo.put(key, new Memo(Optional.of(evaluated(first, last, cand, sol.get())), MAX_COST));
+      return true;
+    }
+    if (ctx.budget().exhausted()) {
+      outOfBudget = true;
+      return false; // the budget may be at fault: the candidate stays
+    }
+    oracleRejections++;
+    confirmFailures++;
+    List<Ranked> rest = pd.ranked().subList(1, pd.ranked().size());
+    if (rest.isEmpty()) {
+      pending.remove(key);
+      memo.put(key, new Memo(Optional.empty(), pd.noneBelow()));
+    } else {
+      pending.put(key, new Pending(List.copyOf(rest), pd.noneBelow()));
+    }
+    return false;
   }
 
   /**
@@ -461,9 +585,9 @@ public final class GroupEvaluator {
     return outOfBudget;
   }
 
-  /** Number of ranges evaluated (memoised answers). */
+  /** Number of ranges evaluated (memoised answers, placed or pending). */
   public long evaluations() {
-    return memo.size();
+    return memo.size() + pending.size();
   }
 
   /**
@@ -491,6 +615,8 @@ public final class GroupEvaluator {
     m.put("oracle-calls", oracleCalls[0]);
     m.put("oracle-cache-hits", placementHits);
     m.put("oracle-rejections", oracleRejections);
+    m.put("confirmations", confirmations);
+    m.put("confirm-failures", confirmFailures);
     m.put("structure-hits", structureHits);
     m.put("cap-truncated", capTruncated);
     m.put("best-over-half-cap", bestOverHalfCap);

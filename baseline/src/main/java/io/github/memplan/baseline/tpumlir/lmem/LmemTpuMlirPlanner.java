@@ -312,8 +312,9 @@ public final class LmemTpuMlirPlanner implements Planner<LmemInstance, LmemSolut
     }
 
     void placed(int b) {
+      // a row without b is unchanged (and settled already)
       for (int r = 0; r < tiu.length; r++) {
-        if (tiu[r].isEmpty() && gdma[r].isEmpty()) {
+        if (!tiu[r].get(b) && !gdma[r].get(b)) {
           continue;
         }
         count(r, -1);
