@@ -177,16 +177,24 @@ import java.util.Set;
  *       segment sums.
  * </ul>
  *
- * Hence, with the other weights' {@code g_x = gdma(b_x) - 1} sorted from the largest and the
+ * <p><b>Head term.</b> A weight is loaded before its first reader runs, so in iteration 0 the
+ * weights first read by ops {@code i+1..q} (op {@code i} the range's first, whose own weights are
+ * counted in full above) are loaded in step 0 or beside the TIU work of ops {@code i..q-1} only
+ * (rows before their reader's hold earlier ops; today's loads never move later, v0 loads one row
+ * before the reader). Their {@code Σ g} less {@code Σ_{i <= o < q} tiu(o)} is then a lower bound on
+ * their excess too, for each {@code q} among the first 16 ops after {@code i}. It and the matching
+ * below count the same cells, so the bound takes the larger of the two, not the sum.
+ *
+ * <p>Hence, with the other weights' {@code g_x = gdma(b_x) - 1} sorted from the largest and the
  * segment sums {@code σ_1 >= σ_2 >= ...} (0 past the last segment: more weights than segments share
  * segments, whose TIU is then already counted), choosing {@code W} the {@code k} largest gives
- * {@code excess >= Σ_{first op's weights} g + max_k Σ_{j <= k} (g_j - σ_j)}, for every valid group
- * of the range at every secs, held or not, under both methods. Only the 32 largest weights and
- * segments are looked at; when segments were left out, a position past the kept ones counts as the
- * smallest kept. {@code GroupingBoundTest} works an example by hand and shows that a bound charging
- * every weight in full (no overlap with TIU) is caught by its check against every secs. On resnet18
- * (INT8, bm1684x) the three 2.25 MiB weights of layer 4 take 36864 GDMA cycles each against at most
- * 28812 TIU cycles in any row: about 24000 cycles no grouping can hide.
+ * {@code excess >= Σ_{first op's weights} g + max(head, max_k Σ_{j <= k} (g_j - σ_j))}, for every
+ * valid group of the range at every secs, held or not, under both methods. Only the 32 largest
+ * weights and segments are looked at; when segments were left out, a position past the kept ones
+ * counts as the smallest kept. {@code GroupingBoundTest} works an example by hand and shows that a
+ * bound charging every weight in full (no overlap with TIU) is caught by its check against every
+ * secs. On resnet18 (INT8, bm1684x) the three 2.25 MiB weights of layer 4 take 36864 GDMA cycles
+ * each against at most 28812 TIU cycles in any row: about 24000 cycles no grouping can hide.
  *
  * <p><b>Group types.</b> The coverage above is computed in the normal layout with the split rules
  * of GROUP_NORMAL for N, H and W (GROUP_MM splits those axes alike) and, for C, of GROUP_MM for the
@@ -502,7 +510,7 @@ public final class GroupingBound {
               0, Math.max(0, tiu[i] - 1) * fraction(graph.tensor(op.outputs().get(0)), outCov) - 1);
       long bytes = weightBytes + outBytes + inBytes;
       long gdma = Math.max(0, model.gdmaCycles(bytes, chip) - 1);
-      long excess = weightExcess(op, weightCycles, closedSegments, firstSegment);
+      long excess = weightExcess(op, weightCycles, closedSegments, firstSegment, i, last);
       sink.accept(i, new Part(Math.max((long) Math.floor(tiuSum) + excess, gdma), bytes));
     }
   }
@@ -525,19 +533,52 @@ public final class GroupingBound {
    * first op's weights in full, plus the best prefix of the other weights, largest first, each less
    * the TIU of the segment it is matched with, largest first.
    */
-  private long weightExcess(Op first, TopList weightCycles, TopList closed, long firstSegment) {
+  private long weightExcess(
+      Op first, TopList weightCycles, TopList closed, long firstSegment, int i, int last) {
     Set<String> fill = new HashSet<>();
     long fillCycles = 0;
     for (String t : first.inputs()) {
       if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && fill.add(t)) {
-        fillCycles += Math.max(0, model.gdmaCycles(graph.tensor(t).bytes(), chip) - 1);
+        fillCycles += weightCycles(t);
       }
     }
     long[] others = weightCycles.valuesExcept(fill);
     long[] segments = closed.valuesWith(firstSegment);
     // segments the list dropped are no larger than the last it kept
     long missing = closed.dropped ? closed.values[closed.size - 1] : 0;
-    return fillCycles + bestPrefix(others, segments, missing);
+    long matched = bestPrefix(others, segments, missing);
+    return fillCycles + Math.max(matched, headExcess(fill, i, last));
+  }
+
+  /** How many ops after the first section 4's head term looks at. */
+  private static final int HEAD_OPS = 16;
+
+  /**
+   * Section 4's head term for the range {@code i..last}: the most, over the ops {@code q} of its
+   * first {@link #HEAD_OPS} after {@code i}, of the weights first read by ops {@code i+1..q} (not
+   * by op {@code i}) less the whole-op TIU of ops {@code i..q-1}, the only TIU work they can be
+   * loaded beside.
+   */
+  private long headExcess(Set<String> fill, int i, int last) {
+    Set<String> seen = new HashSet<>(fill);
+    long weights = 0;
+    long before = 0;
+    long best = 0;
+    for (int q = i + 1; q <= Math.min(last, i + HEAD_OPS); q++) {
+      before += tiu[q - 1];
+      for (String t : order.get(q).inputs()) {
+        if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && seen.add(t)) {
+          weights += weightCycles(t);
+        }
+      }
+      best = Math.max(best, weights - before);
+    }
+    return best;
+  }
+
+  /** {@code gdma(bytes) - 1} of the weight {@code t}, at least 0. */
+  private long weightCycles(String t) {
+    return Math.max(0, model.gdmaCycles(graph.tensor(t).bytes(), chip) - 1);
   }
 
   /**

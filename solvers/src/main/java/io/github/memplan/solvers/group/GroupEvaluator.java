@@ -25,6 +25,7 @@ import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemLowerBounds;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.Timestep;
+import io.github.memplan.core.solve.Budget;
 import io.github.memplan.core.solve.SolveContext;
 import io.github.memplan.solvers.group.dp.GroupDpBestPlanner;
 import java.util.ArrayList;
@@ -139,8 +140,10 @@ public final class GroupEvaluator {
   private final TimestepMethod method = new Timesteps2026();
   private final Map<Long, Memo> memo = new HashMap<>();
   private final Map<Long, Pending> pending = new HashMap<>();
+  private SolveContext confirmCtx;
   private long confirmations;
   private long confirmFailures;
+  private long budgetDropped;
   private final Map<SecsAt, Integer> sliceFailedFrom = new HashMap<>();
   private final Map<List<Object>, StructureMemo> structures = new HashMap<>();
   private long structureHits;
@@ -180,6 +183,16 @@ public final class GroupEvaluator {
     this.rules = p.options().rules(SliceRules.TODAY);
     this.bounds =
         costModel instanceof RooflineCostModel roofline ? new RooflineBounds(roofline, p) : null;
+    this.confirmCtx = ctx;
+  }
+
+  /**
+   * The context whose budget {@link #confirm} places groups within: usually the whole run's, when
+   * this evaluator's own budget keeps some time back for the placements (see {@link
+   * Budget#keepingBack}); this evaluator's context until then.
+   */
+  public void confirmWithin(SolveContext within) {
+    this.confirmCtx = within;
   }
 
   /** The problem. */
@@ -381,8 +394,9 @@ public final class GroupEvaluator {
    * than this, since placing only drops candidates: a search that chooses among ranges by these
    * values and then {@link #confirm}s the ranges it chose until every one holds its value has the
    * optimum it would have had with every range placed first. Memoised as {@link #bestBelow}; the
-   * structure memo is not used. Once the budget has run out, a range not placed yet answers empty,
-   * so that a search falls back on placed ranges and global ops.
+   * structure memo is not used. Once the budget has run out, only ranges evaluated already answer
+   * (placed or pending; {@link #confirm} places the pending ones a search chooses within its own
+   * budget).
    */
   public OptionalLong tentativeBelow(int first, int last, long cutoff) {
     if (first < 0 || last >= p.order().size() || last <= first) {
@@ -395,11 +409,15 @@ public final class GroupEvaluator {
           .mapToLong(Evaluated::objective)
           .findFirst();
     }
+    Pending pd = pending.get(key);
+    if (pd != null && cutoff <= pd.noneBelow()) {
+      long v = pd.ranked().get(0).value();
+      return v < cutoff ? OptionalLong.of(v) : OptionalLong.empty();
+    }
     if (ctx.budget().exhausted()) {
       outOfBudget = true;
       return OptionalLong.empty();
     }
-    Pending pd = pending.get(key);
     if (pd == null || pd.noneBelow() < cutoff) {
       List<Candidate> cands = candidates(first, last, cutoff);
       if (ctx.budget().exhausted()) {
@@ -423,8 +441,9 @@ public final class GroupEvaluator {
    * Places the cheapest pending candidate of {@code first..last} ({@link #tentativeBelow}): true
    * when the range holds its tentative value (placed now or before); false when the oracle refused
    * that candidate, which is then dropped, so the range's value rises (to the next candidate's, or
-   * to none) and a search must choose again. False too when the budget ran out before it was
-   * placed.
+   * to none) and a search must choose again. Placements run within {@link #confirmWithin}'s budget;
+   * once it has run out, a range not placed yet is dropped (it answers empty from then on) and
+   * false is returned, so a search ends on placed groups and global ops.
    */
   public boolean confirm(int first, int last) {
     long key = (long) first * p.order().size() + last;
@@ -433,9 +452,11 @@ public final class GroupEvaluator {
       return true;
     }
     Pending pd = pending.get(key);
-    if (pd == null || ctx.budget().exhausted()) {
-      outOfBudget |= pd != null;
+    if (pd == null) {
       return false;
+    }
+    if (confirmCtx.budget().exhausted()) {
+      return dropForBudget(key);
     }
     confirmations++;
     Ranked r = pd.ranked().get(0);
@@ -444,7 +465,7 @@ public final class GroupEvaluator {
     GroupCandidate c =
         GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
     GroupCandidate.Built b = (GroupCandidate.Built) c; // it sliced when it was ranked
-    Optional<LmemSolution> sol = place(b.timesteps().lmem());
+    Optional<LmemSolution> sol = place(b.timesteps().lmem(), confirmCtx);
     if (sol.isPresent()) {
       GroupCost cost =
           costModel.group(p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps());
@@ -453,9 +474,8 @@ public final class GroupEvaluator {
       memo.put(key, new Memo(Optional.of(evaluated(first, last, cand, sol.get())), MAX_COST));
       return true;
     }
-    if (ctx.budget().exhausted()) {
-      outOfBudget = true;
-      return false; // the budget may be at fault: the candidate stays
+    if (confirmCtx.budget().exhausted()) {
+      return dropForBudget(key); // the budget, not the candidate, may be at fault
     }
     oracleRejections++;
     confirmFailures++;
@@ -498,11 +518,16 @@ public final class GroupEvaluator {
    * {@code inst}; the final grouping is validated again as a whole.
    */
   private Optional<LmemSolution> place(LmemInstance inst) {
+    return place(inst, ctx);
+  }
+
+  /** {@link #place(LmemInstance)} within the budget of {@code within}. */
+  private Optional<LmemSolution> place(LmemInstance inst, SolveContext within) {
     LmemInstance key = canonical(inst);
     Optional<LmemSolution> got = placements.get(key);
     if (got == null) {
-      got = oracle.place(key, ctx, oracleCalls);
-      if (got.isEmpty() && ctx.budget().exhausted()) {
+      got = oracle.place(key, within, oracleCalls);
+      if (got.isEmpty() && within.budget().exhausted()) {
         return got; // the budget may be at fault: not memoised
       }
       placements.put(key, got);
@@ -585,6 +610,15 @@ public final class GroupEvaluator {
     return outOfBudget;
   }
 
+  /** Drops the pending range {@code key}: it answers empty for the rest of the solve. */
+  private boolean dropForBudget(long key) {
+    outOfBudget = true;
+    budgetDropped++;
+    pending.remove(key);
+    memo.put(key, new Memo(Optional.empty(), MAX_COST));
+    return false;
+  }
+
   /** Number of ranges evaluated (memoised answers, placed or pending). */
   public long evaluations() {
     return memo.size() + pending.size();
@@ -617,6 +651,7 @@ public final class GroupEvaluator {
     m.put("oracle-rejections", oracleRejections);
     m.put("confirmations", confirmations);
     m.put("confirm-failures", confirmFailures);
+    m.put("budget-dropped", budgetDropped);
     m.put("structure-hits", structureHits);
     m.put("cap-truncated", capTruncated);
     m.put("best-over-half-cap", bestOverHalfCap);

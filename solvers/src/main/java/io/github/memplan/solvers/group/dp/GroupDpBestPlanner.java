@@ -12,6 +12,7 @@ import io.github.memplan.solvers.group.GroupEvaluator;
 import io.github.memplan.solvers.group.LmemOracle;
 import io.github.memplan.solvers.group.SecsSpace;
 import io.github.memplan.solvers.group.TransferSearch;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -68,10 +69,13 @@ import java.util.Map;
  * every range first, with a handful of oracle calls instead of one per evaluated range (yolov3 INT8
  * on bm1684x: 5 instead of 4461, and half the time).
  *
- * <p><b>Budget.</b> Anytime: once the budget runs out, ranges not yet evaluated count as invalid
- * (every lone op still has its global cost), so the grouping is still valid and the message says
- * so. After each base group the total objective of the best full cut known so far (finished base
- * groups at their DP optimum, the others all global) goes to the progress listener.
+ * <p><b>Budget.</b> Anytime: the DP ranks ranges within all but a tenth of the time limit (at most
+ * 1 s), which is kept back to place the groups it chooses. Once its part runs out, ranges not yet
+ * evaluated count as invalid (every lone op still has its global cost) and the ones evaluated keep
+ * their values; a chosen group that cannot be placed in the time kept back counts as invalid too,
+ * and the DP chooses again. So the grouping is valid and the message says that the budget ran out.
+ * After each base group the total objective of the best full cut known so far (finished base groups
+ * at their DP optimum, the others all global) goes to the progress listener.
  *
  * <p><b>Transfer moves</b> ({@code moves=on}, the default): once the cut is chosen, every group of
  * it gets {@link GroupEvaluator#withMoves} (the {@link TransferSearch} post-pass: GDMA transfers
@@ -85,6 +89,9 @@ import java.util.Map;
  */
 public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping> {
   public static final String ID = "group-dp-best";
+
+  /** Most time kept back from the DP for placing the groups it chose. */
+  private static final Duration MAX_RESERVE = Duration.ofSeconds(1);
 
   private final LmemOracle oracle;
   private final CostModel costModel;
@@ -111,7 +118,17 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
 
   @Override
   public Outcome<Grouping> solve(GroupProblem p, SolveContext ctx) {
-    GroupEvaluator ev = new GroupEvaluator(p, ctx, oracle, costModel, maxIterations);
+    // the DP ranks ranges within all but a tenth of the time limit (at most 1 s), kept back to
+    // place the groups it chooses
+    Duration reserve =
+        ctx.budget()
+            .limit()
+            .map(l -> l.dividedBy(10).compareTo(MAX_RESERVE) < 0 ? l.dividedBy(10) : MAX_RESERVE)
+            .orElse(Duration.ZERO);
+    GroupEvaluator ev =
+        new GroupEvaluator(
+            p, ctx.withBudget(ctx.budget().keepingBack(reserve)), oracle, costModel, maxIterations);
+    ev.confirmWithin(ctx);
     int n = p.order().size();
     long known = 0; // best full cut known: every op global, then base groups replaced one by one
     long[] global = new long[n];
@@ -192,8 +209,9 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
             bestCut = m;
           }
         }
-        if (l <= maxGroupOps && !ev.outOfBudget()) {
-          if (ev.lowerBound(s + i, s + j) >= best) {
+        // out of budget, the evaluator still answers the ranges it has evaluated
+        if (l <= maxGroupOps) {
+          if (!ev.outOfBudget() && ev.lowerBound(s + i, s + j) >= best) {
             pruned[0]++;
           } else {
             var single = ev.tentativeBelow(s + i, s + j, best);

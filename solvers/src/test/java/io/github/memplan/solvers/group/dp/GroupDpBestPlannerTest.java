@@ -129,8 +129,14 @@ class GroupDpBestPlannerTest {
     return best;
   }
 
+  /**
+   * The DP ranks ranges without placing them and places only the groups it chose, choosing again
+   * when one is refused: the refusals happen here (the stack oracle refuses the cheapest secs of
+   * some ranges under the DDR objective), and the answer is still the brute force's.
+   */
   @Test
   void equalsBruteForceOverAllCutsAndSecsOnSmallChains() {
+    double refused = 0;
     for (Graph g :
         List.of(
             GroupChains.convReluPool(2, 64, 64, 64),
@@ -140,6 +146,7 @@ class GroupDpBestPlannerTest {
         for (boolean h2 : new boolean[] {true, false}) {
           GroupProblem p = problem(g, h2, obj);
           Outcome<Grouping> o = plan(p, Map.of());
+          refused += o.stats().get("confirm-failures");
           long expected = bruteForce(p, 64);
           // lower-bound-cycles / lower-bound-ddr-bytes never exceed the best of all cuts × secs
           GroupingBound.Totals bound = GroupingBound.of(p).totals();
@@ -153,6 +160,7 @@ class GroupDpBestPlannerTest {
         }
       }
     }
+    assertThat(refused).as("refused placements of chosen groups").isPositive();
   }
 
   @Test
@@ -281,6 +289,37 @@ class GroupDpBestPlannerTest {
     assertThat(new GroupingValidator().validate(p, o.solution())).isEmpty();
     assertThat(o.solution().groups()).isEmpty();
     assertThat(o.message()).contains("budget ran out");
+  }
+
+  /**
+   * Once the ranking budget has run out, the ranges ranked before still answer and are placed
+   * within the placing budget (group-dp-best keeps a tenth of the limit back for it), ranges never
+   * ranked answer empty, and a range that cannot be placed in time answers empty from then on: the
+   * DP then ends on placed groups and global ops.
+   */
+  @Test
+  void aBudgetThatRunsOutWhileRankingStillPlacesTheRangesRankedBefore() {
+    GroupProblem p = problem(GroupChains.relus(6, 64, 64, 64), true, GroupOptions.Objective.CYCLES);
+    LmemOracle stack = LmemOracle.of("test", "test-lmem-stack");
+    Budget ranking = Budget.of(java.time.Duration.ofSeconds(30));
+    GroupEvaluator ev = new GroupEvaluator(p, SolveContext.of(1, ranking), stack, MODEL, 64);
+    ev.confirmWithin(SolveContext.of(1, Budget.of(java.time.Duration.ofSeconds(30))));
+    long ranked = ev.tentativeBelow(0, 1, GroupEvaluator.MAX_COST).orElseThrow();
+    ranking.cancel();
+    assertThat(ev.tentativeBelow(0, 1, GroupEvaluator.MAX_COST)).hasValue(ranked);
+    assertThat(ev.tentativeBelow(2, 3, GroupEvaluator.MAX_COST)).isEmpty();
+    assertThat(ev.outOfBudget()).isTrue();
+    assertThat(ev.confirm(0, 1)).isTrue();
+    assertThat(ev.best(0, 1).orElseThrow().objective()).isEqualTo(ranked);
+
+    GroupEvaluator starved =
+        new GroupEvaluator(
+            p, SolveContext.of(1, Budget.of(java.time.Duration.ofSeconds(30))), stack, MODEL, 64);
+    starved.confirmWithin(SolveContext.of(1, Budget.cancelledNow()));
+    assertThat(starved.tentativeBelow(2, 3, GroupEvaluator.MAX_COST)).isPresent();
+    assertThat(starved.confirm(2, 3)).isFalse();
+    assertThat(starved.tentativeBelow(2, 3, GroupEvaluator.MAX_COST)).isEmpty();
+    assertThat(starved.stats()).containsEntry("budget-dropped", 1L);
   }
 
   @Test
