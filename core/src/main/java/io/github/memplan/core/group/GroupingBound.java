@@ -246,6 +246,12 @@ public final class GroupingBound {
   private final Map<Long, Range[]> rows = new HashMap<>();
   private Totals totals;
 
+  /** Per last op of a base group, the bounds of the ranges ending there ({@link #part}). */
+  private final Map<Integer, Part[]> parts = new HashMap<>();
+
+  /** Longest range whose bounds {@link #computeTotals} keeps for {@link #part}. */
+  private static final int KEPT_RANGE = 1024;
+
   /** The bound of one part (a range of ops as one group): cycles and bytes. */
   public record Part(long cycles, long bytes) {}
 
@@ -330,6 +336,11 @@ public final class GroupingBound {
     if (first >= last) {
       throw new IllegalArgumentException("a group needs two ops or more: " + first + ".." + last);
     }
+    totals(); // the whole-problem DP sweeps every range of every base group, and keeps them
+    Part[] kept = parts.get(last);
+    if (kept != null && first >= last + 1 - kept.length) {
+      return kept[first - (last + 1 - kept.length)];
+    }
     Part[] out = new Part[1];
     sweep(last, first, (i, part) -> out[0] = part);
     return out[0];
@@ -354,10 +365,17 @@ public final class GroupingBound {
         var single = model.globalOp(graph, order.get(last), chip);
         long[] c = {bestCycles[j - 1] + single.cycles()};
         long[] b = {bestBytes[j - 1] + single.ddrBytes()};
+        Part[] kept = j <= KEPT_RANGE ? new Part[j] : null;
+        if (kept != null) {
+          parts.put(last, kept);
+        }
         sweep(
             last,
             a,
             (i, part) -> {
+              if (kept != null) {
+                kept[i - a] = part;
+              }
               if (i < last) {
                 c[0] = Math.min(c[0], bestCycles[i - a] + part.cycles());
                 b[0] = Math.min(b[0], bestBytes[i - a] + part.bytes());

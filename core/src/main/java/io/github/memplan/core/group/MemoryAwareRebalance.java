@@ -99,7 +99,9 @@ final class MemoryAwareRebalance {
     private final long[] slack;
     private final List<List<Integer>> gdma = new ArrayList<>();
 
-    /** Per buffer, the rows whose TIU op reads it (resp. writes it), ascending. */
+    /**
+     * Per buffer, the rows whose TIU op reads it (resp. writes it), ascending; null until asked.
+     */
     private final int[][] readRows;
 
     private final int[][] writeRows;
@@ -116,8 +118,8 @@ final class MemoryAwareRebalance {
           op.results().forEach(b -> load[b] = false);
         }
       }
-      this.readRows = rowsOf(rows, cycles.length, Timestep.TiuOp::operands);
-      this.writeRows = rowsOf(rows, cycles.length, Timestep.TiuOp::results);
+      this.readRows = new int[cycles.length][];
+      this.writeRows = new int[cycles.length][];
       for (int r = 0; r < rows.size(); r++) {
         gdma.add(new ArrayList<>(rows.get(r).gdma()));
         slack[r] = tiu[r];
@@ -127,30 +129,25 @@ final class MemoryAwareRebalance {
       }
     }
 
-    /** Per buffer, the rows (ascending, once each) where {@code part} of a TIU op holds it. */
-    private static int[][] rowsOf(
-        List<Timestep> rows,
-        int buffers,
-        java.util.function.Function<Timestep.TiuOp, List<Integer>> part) {
-      List<List<Integer>> out = new ArrayList<>();
-      for (int b = 0; b < buffers; b++) {
-        out.add(new ArrayList<>());
-      }
-      for (int r = 0; r < rows.size(); r++) {
-        for (Timestep.TiuOp op : rows.get(r).tiu()) {
-          for (int b : part.apply(op)) {
-            List<Integer> l = out.get(b);
-            if (l.isEmpty() || l.get(l.size() - 1) != r) {
+    /**
+     * The rows (ascending, once each) where {@code part} of a TIU op holds buffer {@code b}, found
+     * on the first request and kept in {@code cache}.
+     */
+    private int[] rowsOf(
+        int[][] cache, int b, java.util.function.Function<Timestep.TiuOp, List<Integer>> part) {
+      if (cache[b] == null) {
+        List<Integer> l = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+          for (Timestep.TiuOp op : rows.get(r).tiu()) {
+            if (part.apply(op).contains(b)) {
               l.add(r);
+              break;
             }
           }
         }
+        cache[b] = l.stream().mapToInt(Integer::intValue).toArray();
       }
-      int[][] arr = new int[buffers][];
-      for (int b = 0; b < buffers; b++) {
-        arr[b] = out.get(b).stream().mapToInt(Integer::intValue).toArray();
-      }
-      return arr;
+      return cache[b];
     }
 
     List<List<Integer>> run() {
@@ -177,7 +174,7 @@ final class MemoryAwareRebalance {
       int n = rows.size();
       if (load[b]) {
         // the last row at or before cur whose TIU reads b (the TIU rows never change)
-        int[] read = readRows[b];
+        int[] read = rowsOf(readRows, b, Timestep.TiuOp::operands);
         for (int k = read.length - 1; k >= 0; k--) {
           if (read[k] <= cur) {
             return read[k] + 1;
@@ -185,7 +182,7 @@ final class MemoryAwareRebalance {
         }
         return 0;
       }
-      for (int ts : writeRows[b]) {
+      for (int ts : rowsOf(writeRows, b, Timestep.TiuOp::results)) {
         if (ts >= cur) {
           return Math.min(n - 1, ts - 1);
         }

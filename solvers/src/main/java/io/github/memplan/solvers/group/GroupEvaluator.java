@@ -140,6 +140,16 @@ public final class GroupEvaluator {
   private final TimestepMethod method = new Timesteps2026();
   private final Map<Long, Memo> memo = new HashMap<>();
   private final Map<Long, Pending> pending = new HashMap<>();
+
+  /**
+   * Set by {@link #candidates}: the least value or sliced bound of the candidates its cutoff
+   * dropped ({@link #MAX_COST} when none was), so the candidates it returned are every one below
+   * that, not only below the cutoff.
+   */
+  private long validBelow;
+
+  private final Map<List<Object>, Pending> structurePending = new HashMap<>();
+  private final Map<List<Object>, Long> structureNone = new HashMap<>();
   private SolveContext confirmCtx;
   private long confirmations;
   private long confirmFailures;
@@ -330,6 +340,7 @@ public final class GroupEvaluator {
    * cheapest first (steps 1 to 6 of the class comment); empty also when the budget ran out.
    */
   private List<Candidate> candidates(int first, int last, long cutoff) {
+    validBelow = MAX_COST;
     Graph graph = p.graph();
     Chip chip = p.chip();
     List<Op> ops = p.order().subList(first, last + 1);
@@ -363,8 +374,10 @@ public final class GroupEvaluator {
         sliceFailedFrom.merge(at, first, Math::max);
         continue;
       }
-      if (cutoff < MAX_COST && bounds != null && bounds.sliced(ops, io, s.slices()) >= cutoff) {
+      long bound = cutoff < MAX_COST && bounds != null ? bounds.sliced(ops, io, s.slices()) : 0;
+      if (bound >= cutoff) {
         boundSkips++;
+        validBelow = Math.min(validBelow, bound);
         continue;
       }
       GroupCandidate.Built b =
@@ -374,6 +387,7 @@ public final class GroupEvaluator {
       long value = objective(cost);
       if (value >= cutoff) {
         cutoffSkips++;
+        validBelow = Math.min(validBelow, value);
         continue;
       }
       LmemInstance inst = b.timesteps().lmem();
@@ -393,10 +407,11 @@ public final class GroupEvaluator {
    * ({@link #confirm}); empty when there is none, or the budget ran out. No placement can cost less
    * than this, since placing only drops candidates: a search that chooses among ranges by these
    * values and then {@link #confirm}s the ranges it chose until every one holds its value has the
-   * optimum it would have had with every range placed first. Memoised as {@link #bestBelow}; the
-   * structure memo is not used. Once the budget has run out, only ranges evaluated already answer
-   * (placed or pending; {@link #confirm} places the pending ones a search chooses within its own
-   * budget).
+   * optimum it would have had with every range placed first. Memoised as {@link #bestBelow},
+   * repeated blocks too ({@link RangeStructure}: a range takes the ranking of one shaped like it
+   * once its cheapest secs costs the same). Once the budget has run out, only ranges evaluated
+   * already answer (placed or pending; {@link #confirm} places the pending ones a search chooses
+   * within its own budget).
    */
   public OptionalLong tentativeBelow(int first, int last, long cutoff) {
     if (first < 0 || last >= p.order().size() || last <= first) {
@@ -418,21 +433,41 @@ public final class GroupEvaluator {
       outOfBudget = true;
       return OptionalLong.empty();
     }
-    if (pd == null || pd.noneBelow() < cutoff) {
+    // a range shaped like one ranked before (a repeated block) takes its ranking once its
+    // cheapest secs costs the same here; "none below" is taken as it is, as bestBelow does
+    List<Object> shape = RangeStructure.key(p.graph(), p.order().subList(first, last + 1));
+    Pending same = structurePending.get(shape);
+    Long sameNone = structureNone.get(shape);
+    if (same != null
+        && cutoff <= same.noneBelow()
+        && costsHere(first, last, same.ranked().get(0))) {
+      structureHits++;
+      pd = same;
+    } else if (same == null && sameNone != null && cutoff <= sameNone) {
+      structureHits++;
+      pending.remove(key);
+      memo.put(key, new Memo(Optional.empty(), sameNone));
+      return OptionalLong.empty();
+    } else {
       List<Candidate> cands = candidates(first, last, cutoff);
       if (ctx.budget().exhausted()) {
         outOfBudget = true;
         return OptionalLong.empty();
       }
+      // the answer holds up to the cheapest candidate the cutoff dropped (value or bound)
       if (cands.isEmpty()) {
+        structureNone.merge(shape, validBelow, Math::max);
         pending.remove(key);
-        memo.put(key, new Memo(Optional.empty(), cutoff));
+        memo.put(key, new Memo(Optional.empty(), validBelow));
         return OptionalLong.empty();
       }
-      pd = new Pending(cands.stream().map(c -> new Ranked(c.secs(), c.value())).toList(), cutoff);
-      pending.put(key, pd);
-      memo.remove(key); // a "none below" for a lower cutoff, which the pending range answers too
+      pd =
+          new Pending(
+              cands.stream().map(c -> new Ranked(c.secs(), c.value())).toList(), validBelow);
+      structurePending.put(shape, pd);
     }
+    pending.put(key, pd);
+    memo.remove(key); // a "none below" for a lower cutoff, which the pending range answers too
     long v = pd.ranked().get(0).value();
     return v < cutoff ? OptionalLong.of(v) : OptionalLong.empty();
   }
@@ -455,37 +490,36 @@ public final class GroupEvaluator {
     if (pd == null) {
       return false;
     }
-    if (confirmCtx.budget().exhausted()) {
-      return dropForBudget(key);
-    }
     confirmations++;
-    Ranked r = pd.ranked().get(0);
     List<Op> ops = p.order().subList(first, last + 1);
     String name = p.graph().name() + "/g" + first + "-" + last;
-    GroupCandidate c =
-        GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
-    GroupCandidate.Built b = (GroupCandidate.Built) c; // it sliced when it was ranked
-    Optional<LmemSolution> sol = place(b.timesteps().lmem(), confirmCtx);
-    if (sol.isPresent()) {
-      GroupCost cost =
-          costModel.group(p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps());
-      Candidate cand = new Candidate(r.secs(), b, cost, objective(cost));
-      pending.remove(key);
-      memo.put(key, new Memo(Optional.of(evaluated(first, last, cand, sol.get())), MAX_COST));
-      return true;
+    // the ranked candidates in order until one places: the first holds the tentative value; a
+    // later one gives the range its placed value at once, so the search chooses again only once
+    for (int k = 0; k < pd.ranked().size(); k++) {
+      if (confirmCtx.budget().exhausted()) {
+        return dropForBudget(key);
+      }
+      Ranked r = pd.ranked().get(k);
+      GroupCandidate.Built b = // it sliced when it was ranked
+          (GroupCandidate.Built)
+              GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
+      Optional<LmemSolution> sol = place(b.timesteps().lmem(), confirmCtx);
+      if (sol.isPresent()) {
+        GroupCost cost =
+            costModel.group(p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps());
+        Candidate cand = new Candidate(r.secs(), b, cost, objective(cost));
+        pending.remove(key);
+        memo.put(key, new Memo(Optional.of(evaluated(first, last, cand, sol.get())), MAX_COST));
+        return k == 0;
+      }
+      if (confirmCtx.budget().exhausted()) {
+        return dropForBudget(key); // the budget, not the candidate, may be at fault
+      }
+      oracleRejections++;
+      confirmFailures++;
     }
-    if (confirmCtx.budget().exhausted()) {
-      return dropForBudget(key); // the budget, not the candidate, may be at fault
-    }
-    oracleRejections++;
-    confirmFailures++;
-    List<Ranked> rest = pd.ranked().subList(1, pd.ranked().size());
-    if (rest.isEmpty()) {
-      pending.remove(key);
-      memo.put(key, new Memo(Optional.empty(), pd.noneBelow()));
-    } else {
-      pending.put(key, new Pending(List.copyOf(rest), pd.noneBelow()));
-    }
+    pending.remove(key);
+    memo.put(key, new Memo(Optional.empty(), pd.noneBelow()));
     return false;
   }
 
@@ -608,6 +642,21 @@ public final class GroupEvaluator {
   /** Whether some range was answered empty because the budget ran out. */
   public boolean outOfBudget() {
     return outOfBudget;
+  }
+
+  /**
+   * Whether the group {@code first..last} at {@code r}'s secs slices and costs {@code r}'s value.
+   */
+  private boolean costsHere(int first, int last, Ranked r) {
+    List<Op> ops = p.order().subList(first, last + 1);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    GroupCandidate c =
+        GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
+    return c instanceof GroupCandidate.Built b
+        && objective(
+                costModel.group(
+                    p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps()))
+            == r.value();
   }
 
   /** Drops the pending range {@code key}: it answers empty for the rest of the solve. */
