@@ -475,7 +475,7 @@ public final class GroupingBound {
     long inBytes = 0;
     double tiuSum = 0;
     Map<String, Cover> open = new HashMap<>();
-    TopList weightCycles = new TopList(EXCESS_TERMS + 8);
+    TopList weightLoads = new TopList(EXCESS_TERMS + 8);
     TopList closedSegments = new TopList(EXCESS_TERMS);
     long firstSegment = 0;
     for (int i = last; i >= stop; i--) {
@@ -508,11 +508,10 @@ public final class GroupingBound {
         if (t.isEmpty()) {
           continue;
         }
-        if (!GroupBoundary.isActivation(graph, t)) {
+        if (isWeight(t)) {
           if (weights.add(t)) {
-            long b = graph.tensor(t).bytes();
-            weightBytes += b;
-            weightCycles.add(model.gdmaCycles(b, chip) - 1, t);
+            weightBytes += graph.tensor(t).bytes();
+            weightLoads.add(weightCycles(t), t);
           }
           continue;
         }
@@ -528,7 +527,7 @@ public final class GroupingBound {
               0, Math.max(0, tiu[i] - 1) * fraction(graph.tensor(op.outputs().get(0)), outCov) - 1);
       long bytes = weightBytes + outBytes + inBytes;
       long gdma = Math.max(0, model.gdmaCycles(bytes, chip) - 1);
-      long excess = weightExcess(op, weightCycles, closedSegments, firstSegment, i, last);
+      long excess = weightExcess(op, weightLoads, closedSegments, firstSegment, i, last);
       sink.accept(i, new Part(Math.max((long) Math.floor(tiuSum) + excess, gdma), bytes));
     }
   }
@@ -536,14 +535,14 @@ public final class GroupingBound {
   /** How many weights and segments section 4's matching looks at, at most. */
   private static final int EXCESS_TERMS = 32;
 
-  /** Whether {@code op} reads a weight (a stored tensor). */
+  /** Whether {@code op} reads a weight. */
   private boolean hasWeight(Op op) {
-    for (String t : op.inputs()) {
-      if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t)) {
-        return true;
-      }
-    }
-    return false;
+    return op.inputs().stream().anyMatch(this::isWeight);
+  }
+
+  /** Whether the operand {@code t} is a weight (a stored tensor; {@code ""} is no operand). */
+  private boolean isWeight(String t) {
+    return !t.isEmpty() && !GroupBoundary.isActivation(graph, t);
   }
 
   /**
@@ -552,19 +551,17 @@ public final class GroupingBound {
    * the TIU of the segment it is matched with, largest first.
    */
   private long weightExcess(
-      Op first, TopList weightCycles, TopList closed, long firstSegment, int i, int last) {
+      Op first, TopList weightLoads, TopList closed, long firstSegment, int i, int last) {
     Set<String> fill = new HashSet<>();
     long fillCycles = 0;
     for (String t : first.inputs()) {
-      if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && fill.add(t)) {
+      if (isWeight(t) && fill.add(t)) {
         fillCycles += weightCycles(t);
       }
     }
-    long[] others = weightCycles.valuesExcept(fill);
+    long[] others = weightLoads.valuesExcept(fill);
     long[] segments = closed.valuesWith(firstSegment);
-    // segments the list dropped are no larger than the last it kept
-    long missing = closed.dropped ? closed.values[closed.size - 1] : 0;
-    long matched = bestPrefix(others, segments, missing);
+    long matched = bestPrefix(others, segments, closed.boundOfDropped());
     return fillCycles + Math.max(matched, headExcess(fill, i, last));
   }
 
@@ -585,7 +582,7 @@ public final class GroupingBound {
     for (int q = i + 1; q <= Math.min(last, i + HEAD_OPS); q++) {
       before += tiu[q - 1];
       for (String t : order.get(q).inputs()) {
-        if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && seen.add(t)) {
+        if (isWeight(t) && seen.add(t)) {
           weights += weightCycles(t);
         }
       }
@@ -660,16 +657,22 @@ public final class GroupingBound {
       return java.util.Arrays.copyOf(out, n);
     }
 
+    /** The values kept and {@code extra}, largest first. */
     long[] valuesWith(long extra) {
-      long[] out = java.util.Arrays.copyOf(values, size + 1);
-      out[size] = extra;
-      java.util.Arrays.sort(out);
-      for (int a = 0, b = out.length - 1; a < b; a++, b--) {
-        long x = out[a];
-        out[a] = out[b];
-        out[b] = x;
+      long[] out = new long[size + 1];
+      int at = 0;
+      while (at < size && values[at] >= extra) {
+        out[at] = values[at];
+        at++;
       }
+      out[at] = extra;
+      System.arraycopy(values, at, out, at + 1, size - at);
       return out;
+    }
+
+    /** At least every value left out: the smallest kept when some were, else 0. */
+    long boundOfDropped() {
+      return dropped ? values[size - 1] : 0;
     }
   }
 

@@ -120,6 +120,13 @@ public final class GroupEvaluator {
   /** A candidate secs of a pending range and its objective. */
   private record Ranked(ShapeSecs secs, long value) {}
 
+  /**
+   * The candidates of a range below a cutoff, cheapest first, and {@code validBelow}: the least
+   * value or sliced bound of the candidates the cutoff dropped ({@link #MAX_COST} when none was),
+   * so they are every candidate below that, not only below the cutoff.
+   */
+  private record Ranking(List<Candidate> candidates, long validBelow) {}
+
   /** One built candidate, costed. */
   private record Candidate(
       ShapeSecs secs, GroupCandidate.Built built, GroupCost cost, long value) {}
@@ -140,13 +147,6 @@ public final class GroupEvaluator {
   private final TimestepMethod method = new Timesteps2026();
   private final Map<Long, Memo> memo = new HashMap<>();
   private final Map<Long, Pending> pending = new HashMap<>();
-
-  /**
-   * Set by {@link #candidates}: the least value or sliced bound of the candidates its cutoff
-   * dropped ({@link #MAX_COST} when none was), so the candidates it returned are every one below
-   * that, not only below the cutoff.
-   */
-  private long validBelow;
 
   private final Map<List<Object>, Pending> structurePending = new HashMap<>();
   private final Map<List<Object>, Long> structureNone = new HashMap<>();
@@ -310,8 +310,7 @@ public final class GroupEvaluator {
   }
 
   private Optional<Evaluated> evaluate(int first, int last, long cutoff) {
-    List<Candidate> cands = candidates(first, last, cutoff);
-    for (Candidate c : cands) {
+    for (Candidate c : candidates(first, last, cutoff).candidates()) {
       if (ctx.budget().exhausted()) {
         return Optional.empty();
       }
@@ -337,17 +336,17 @@ public final class GroupEvaluator {
 
   /**
    * The candidates of {@code first..last} below {@code cutoff} that pass the max-live check,
-   * cheapest first (steps 1 to 6 of the class comment); empty also when the budget ran out.
+   * cheapest first (steps 1 to 6 of the class comment); none also when the budget ran out.
    */
-  private List<Candidate> candidates(int first, int last, long cutoff) {
-    validBelow = MAX_COST;
+  private Ranking candidates(int first, int last, long cutoff) {
+    long validBelow = MAX_COST;
     Graph graph = p.graph();
     Chip chip = p.chip();
     List<Op> ops = p.order().subList(first, last + 1);
     GroupType type = rules.groupType(graph, ops, chip);
     ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
     if (ShapeSecsBounds.initialSecs(graph, ops, chip, max, type).isEmpty()) {
-      return List.of();
+      return new Ranking(List.of(), MAX_COST);
     }
     SecsSpace space = SecsSpace.of(graph, ops, chip, type, max, maxIterations);
     if (space.truncated()) {
@@ -358,7 +357,7 @@ public final class GroupEvaluator {
     List<Candidate> cands = new ArrayList<>();
     for (ShapeSecs secs : space.secs()) {
       if (ctx.budget().exhausted()) {
-        return List.of();
+        return new Ranking(List.of(), cutoff);
       }
       candidates++;
       SecsAt at = new SecsAt(last, type, secs);
@@ -398,7 +397,7 @@ public final class GroupEvaluator {
       cands.add(new Candidate(secs, b, cost, value));
     }
     cands.sort(ORDER);
-    return cands;
+    return new Ranking(cands, validBelow);
   }
 
   /**
@@ -449,13 +448,14 @@ public final class GroupEvaluator {
       memo.put(key, new Memo(Optional.empty(), sameNone));
       return OptionalLong.empty();
     } else {
-      List<Candidate> cands = candidates(first, last, cutoff);
+      Ranking ranking = candidates(first, last, cutoff);
       if (ctx.budget().exhausted()) {
         outOfBudget = true;
         return OptionalLong.empty();
       }
       // the answer holds up to the cheapest candidate the cutoff dropped (value or bound)
-      if (cands.isEmpty()) {
+      long validBelow = ranking.validBelow();
+      if (ranking.candidates().isEmpty()) {
         structureNone.merge(shape, validBelow, Math::max);
         pending.remove(key);
         memo.put(key, new Memo(Optional.empty(), validBelow));
@@ -463,7 +463,8 @@ public final class GroupEvaluator {
       }
       pd =
           new Pending(
-              cands.stream().map(c -> new Ranked(c.secs(), c.value())).toList(), validBelow);
+              ranking.candidates().stream().map(c -> new Ranked(c.secs(), c.value())).toList(),
+              validBelow);
       structurePending.put(shape, pd);
     }
     pending.put(key, pd);
@@ -475,10 +476,11 @@ public final class GroupEvaluator {
   /**
    * Places the cheapest pending candidate of {@code first..last} ({@link #tentativeBelow}): true
    * when the range holds its tentative value (placed now or before); false when the oracle refused
-   * that candidate, which is then dropped, so the range's value rises (to the next candidate's, or
-   * to none) and a search must choose again. Placements run within {@link #confirmWithin}'s budget;
-   * once it has run out, a range not placed yet is dropped (it answers empty from then on) and
-   * false is returned, so a search ends on placed groups and global ops.
+   * it: the next candidates are then placed in order until one is, which becomes the range's placed
+   * value, or the range has none below its cutoff; either way its value rose, and a search must
+   * choose again. Placements run within {@link #confirmWithin}'s budget; once it has run out, a
+   * range not placed yet is dropped (it answers empty from then on) and false is returned, so a
+   * search ends on placed groups and global ops.
    */
   public boolean confirm(int first, int last) {
     long key = (long) first * p.order().size() + last;
@@ -491,23 +493,15 @@ public final class GroupEvaluator {
       return false;
     }
     confirmations++;
-    List<Op> ops = p.order().subList(first, last + 1);
-    String name = p.graph().name() + "/g" + first + "-" + last;
     // the ranked candidates in order until one places: the first holds the tentative value; a
     // later one gives the range its placed value at once, so the search chooses again only once
     for (int k = 0; k < pd.ranked().size(); k++) {
       if (confirmCtx.budget().exhausted()) {
         return dropForBudget(key);
       }
-      Ranked r = pd.ranked().get(k);
-      GroupCandidate.Built b = // it sliced when it was ranked
-          (GroupCandidate.Built)
-              GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
-      Optional<LmemSolution> sol = place(b.timesteps().lmem(), confirmCtx);
+      Candidate cand = candidateAt(first, last, pd.ranked().get(k).secs()); // sliced when ranked
+      Optional<LmemSolution> sol = place(cand.built().timesteps().lmem(), confirmCtx);
       if (sol.isPresent()) {
-        GroupCost cost =
-            costModel.group(p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps());
-        Candidate cand = new Candidate(r.secs(), b, cost, objective(cost));
         pending.remove(key);
         memo.put(key, new Memo(Optional.of(evaluated(first, last, cand, sol.get())), MAX_COST));
         return k == 0;
@@ -529,20 +523,33 @@ public final class GroupEvaluator {
    * (it cannot unless the oracle is not deterministic), so that the caller evaluates afresh.
    */
   private Optional<Evaluated> rebuild(int first, int last, ShapeSecs secs) {
-    List<Op> ops = p.order().subList(first, last + 1);
-    String name = p.graph().name() + "/g" + first + "-" + last;
-    GroupCandidate c = GroupCandidate.build(name, p.graph(), ops, p.chip(), secs, rules, method);
-    if (!(c instanceof GroupCandidate.Built b)) {
+    Candidate c = candidateAt(first, last, secs);
+    if (c == null) {
       return null;
     }
+    GroupCandidate.Built b = c.built();
     Optional<LmemSolution> sol = place(b.timesteps().lmem());
     if (sol.isEmpty()) {
       return null;
     }
+    Group g = new Group(first, last, secs, b.slices().slices(), b.timesteps(), sol.get());
+    return Optional.of(new Evaluated(g, c.cost(), c.value()));
+  }
+
+  /**
+   * The group {@code first..last} sliced, given its table and costed at {@code secs}; null when it
+   * does not slice.
+   */
+  private Candidate candidateAt(int first, int last, ShapeSecs secs) {
+    List<Op> ops = p.order().subList(first, last + 1);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    if (!(GroupCandidate.build(name, p.graph(), ops, p.chip(), secs, rules, method)
+        instanceof GroupCandidate.Built b)) {
+      return null;
+    }
     GroupCost cost =
         costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), b.timesteps());
-    Group g = new Group(first, last, secs, b.slices().slices(), b.timesteps(), sol.get());
-    return Optional.of(new Evaluated(g, cost, objective(cost)));
+    return new Candidate(secs, b, cost, objective(cost));
   }
 
   /**
@@ -648,15 +655,8 @@ public final class GroupEvaluator {
    * Whether the group {@code first..last} at {@code r}'s secs slices and costs {@code r}'s value.
    */
   private boolean costsHere(int first, int last, Ranked r) {
-    List<Op> ops = p.order().subList(first, last + 1);
-    String name = p.graph().name() + "/g" + first + "-" + last;
-    GroupCandidate c =
-        GroupCandidate.build(name, p.graph(), ops, p.chip(), r.secs(), rules, method);
-    return c instanceof GroupCandidate.Built b
-        && objective(
-                costModel.group(
-                    p.graph(), ops, p.chip(), r.secs(), b.slices().slices(), b.timesteps()))
-            == r.value();
+    Candidate c = candidateAt(first, last, r.secs());
+    return c != null && c.value() == r.value();
   }
 
   /** Drops the pending range {@code key}: it answers empty for the rest of the solve. */

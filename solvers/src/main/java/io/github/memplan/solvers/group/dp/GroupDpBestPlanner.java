@@ -154,8 +154,8 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
         for (int[] r : chosen) {
           placed &= ev.confirm(r[0], r[1]);
         }
-        // out of budget, tentativeBelow answers placed ranges only: the next DP is over placed
-        // groups and global ops, which it then confirms at once
+        // out of budget, tentativeBelow answers only ranges evaluated already, and confirm drops
+        // a range it cannot place in the time kept back: the DP ends on placed groups
       } while (!placed);
       ranges.addAll(chosen);
       for (int i = s; i <= e; i++) {
