@@ -180,10 +180,11 @@ import java.util.Set;
  * <p><b>Head term.</b> A weight is loaded before its first reader runs, so in iteration 0 the
  * weights first read by ops {@code i+1..q} (op {@code i} the range's first, whose own weights are
  * counted in full above) are loaded in step 0 or beside the TIU work of ops {@code i..q-1} only
- * (rows before their reader's hold earlier ops; today's loads never move later, v0 loads one row
- * before the reader). Their {@code Σ g} less {@code Σ_{i <= o < q} tiu(o)} is then a lower bound on
- * their excess too, for each {@code q} among the first 16 ops after {@code i}. It and the matching
- * below count the same cells, so the bound takes the larger of the two, not the sum.
+ * (rows before their reader's hold earlier ops; today's loads, moved or not, stay before their
+ * reader's row, v0 loads one row before the reader). Their {@code Σ g} less {@code Σ_{i <= o < q}
+ * tiu(o)} is then a lower bound on their excess too, for each {@code q} among the first 16 ops
+ * after {@code i}. It and the matching below count the same cells, so the bound takes the larger of
+ * the two, not the sum.
  *
  * <p>Hence, with the other weights' {@code g_x = gdma(b_x) - 1} sorted from the largest and the
  * segment sums {@code σ_1 >= σ_2 >= ...} (0 past the last segment: more weights than segments share
@@ -227,15 +228,92 @@ import java.util.Set;
  * stride-2 conv needs every input row; Slice with a step and pools with a kernel below their stride
  * are where coverage is partial.
  *
+ * <h2>5. LMEM: ranges no group can hold, weights the LMEM keeps from loading early</h2>
+ *
+ * A valid group's LMEM instance passes {@code LmemValidator}: the buffers live in one row fit one
+ * lane's LMEM side by side, except the in-place pairs ({@link InPlaceOps}: an op's operand 0 and
+ * result 0, never on CV18xx). Every table, of every method, with or without recorded moves, keeps
+ * alive in the row of an op {@code p} its operands and results ({@link BufferLifetimes}: a loaded
+ * buffer from its load row to its last reader, a result from its op's row to its last reader or
+ * store), so every activation of the range between the first and the last op of the range that
+ * touches it, and the weights of the next op {@code p + 1} (loaded before {@code p + 1} runs: in v0
+ * in the row of {@code p}, today in a row before {@code p + 1}'s, which is {@code p}'s row or
+ * earlier; both hold until {@code p + 1} reads them). One buffer per value (v0's weight per use is
+ * more). A buffer's per-lane bytes are those of its largest slice per axis ({@code V0Timesteps
+ * #bytes}, monotone in each extent) or, for a weight, its whole size ({@link
+ * OpSemantics#weightLmemBytes}; the least over its readers).
+ *
+ * <p><b>Slice extents.</b> For a GROUP_NORMAL group (the only type whose split rules are used here;
+ * a range today's rules type otherwise is never claimed), each tensor {@code t} and axis gets a
+ * family of intervals, each inside the slice of <em>some</em> iteration, so the buffer's extent is
+ * at least the longest: a group output's slices cover its axis, so each of its rows is one; an
+ * interval {@code I} of an op's output gives its operand the hull of the single-row backwards of
+ * {@code I} (inside the backward of the slice holding {@code I}, by section 3's monotonicity); an
+ * op that cannot split the axis has one slice, holding every interval and the coverage; and an axis
+ * on which the range runs one sec (section 6) holds every tensor whole on H and W, the coverage on
+ * N and C. So the bytes counted in a row are at most the bytes live there, at every secs, for every
+ * method: the range holds no group when a row's count exceeds the lane.
+ *
+ * <p><b>Folded methods</b> ({@link TimestepMethod#foldsAcrossIterations}: today's, with the 3-stage
+ * pipeline; {@link #forMethod}). The first op's operands are loaded by a stage-0 transfer that the
+ * pipeline folds into the last row (or leaves in a first row that no op reads from, when the last
+ * op reads it), and no move takes a stage-0 load before the last row that touches it ({@link
+ * TimestepMoves}): they live in the last op's row too. The last op's group outputs are stored by a
+ * stage-2 transfer folded into the first op's row or later (moves keep it at or after the first
+ * compute row): they live in the first op's row too. These tables run one op per row, so a weight
+ * {@code x} first read by op {@code q} (not the first) is loaded in iteration 0 in step 1 in the
+ * row of some op {@code r < q} and lives from there to {@code q}; a row whose count leaves no room
+ * for {@code x} cannot be in that span, so {@code x}'s load lies in a window {@code [e_x, q - 1]}
+ * of ops. For windows that overlap into one component {@code U} and a set {@code X} of its weights,
+ * the cells holding their loads lie in {@code U}'s rows, distinct cells count their TIU once, so
+ * section 4's sum gives {@code Σ_X g_x - Σ} of the {@code |X|} largest whole-op TIU cycles of
+ * {@code U} (more weights than rows share cells), and the best single weight less the largest TIU
+ * of its own window; components are disjoint, so they add. This term uses the same cells as section
+ * 4's matching and head term: the bound takes the largest of the three. Only the first 32 ops of a
+ * window are looked at; a window that reaches further is taken to start at the range's first op
+ * (longer windows only loosen).
+ *
+ * <h2>6. Iterations: the first op's loads and the last op's stores</h2>
+ *
+ * In iteration 0 the first op's operands are loaded before any TIU op runs (step 0, or rows of step
+ * 1 before the first op's), and in the last iteration the last op's group outputs are stored after
+ * every TIU op (step {@code L + 1}, or rows of step {@code L} after the last op's): cells where
+ * {@code T_c = 0}, distinct from each other and from section 4's cells of step 1 between. So they
+ * add {@code gdma(b) - 1} each, {@code b} the bytes of the iteration's slice:
+ *
+ * <ul>
+ *   <li><b>One iteration.</b> {@link Slicing} cuts every group output into as many slices as the
+ *       secs of an axis (failing when a slice comes out empty), every tensor gets that many, and an
+ *       op that cannot split the axis fails with more than one. So the range runs one iteration on
+ *       an axis when some op reading an activation cannot split it (GROUP_NORMAL's rules,
+ *       GROUP_MM's alike on N, H and W, and GROUP_MM's for C when today's rules type the range
+ *       GROUP_MM; never claimed for GROUP_SMALL_C), or some group output has one row on it. Off the
+ *       BM1684X family also when slicing must refuse: W has one sec there ({@link Slicing}); an
+ *       input slice after the first may neither start at row 0 nor end where the one before ends,
+ *       so an axis runs one sec when the input some op needs for its whole output is one row (every
+ *       slice needs that row), or when some op's input slice 2 must start at row 0: slice 2 of a
+ *       group output starts at most at {@code ceil(D / 2)} (its first slice is the longest), of
+ *       other tensors at most where their readers' slice 2 needs them (the hull takes the least
+ *       start), and the start of an op's input never decreases with the start of its output
+ *       (section 3). With one iteration on every axis, the first op's operands are loaded with
+ *       their coverage (section 3) and the last op's group outputs are stored whole.
+ *   <li><b>More iterations</b> (GROUP_NORMAL ranges): iteration 0 holds every axis's first slice,
+ *       which holds row 0 of every group output, and each operand the backward of what its reader
+ *       holds: the first op's operands are loaded with at least those rows (the coverage on C and
+ *       on the axes of one sec); the last iteration stores of the last op's group outputs at least
+ *       one row of every split axis, whole on C and on the axes of one sec.
+ * </ul>
+ *
  * <p>What the bound ignores (so where it is loose): every iteration's halo overlap beyond the
- * union, H/W margins, the fill and drain of activations (the first op's activation slices loaded
- * and the last op's stored where no TIU runs; section 4 counts the first op's weights only), the
- * barrier between rows beyond section 4's weights, and LMEM capacity (a range may be counted as one
- * group although no secs fits).
+ * union, H/W margins, the barrier between rows beyond sections 4 and 5's weights, how many secs the
+ * LMEM forces on a range (section 6 takes the first slice as short as one row unless the axis has
+ * one sec), slicing's refusals other than those of section 6, and for a range that today's rules
+ * type GROUP_MM or GROUP_SMALL_C, section 5.
  */
 public final class GroupingBound {
   private final RooflineCostModel model;
   private final GroupProblem problem;
+  private final boolean folded;
   private final Graph graph;
   private final Chip chip;
   private final List<Op> order;
@@ -244,6 +322,7 @@ public final class GroupingBound {
   private final Map<String, Integer> producerPos = new HashMap<>();
   private final Map<Long, BitSet> fullContribution = new HashMap<>();
   private final Map<Long, Range[]> rows = new HashMap<>();
+  private final Map<String, Long> weightLmem = new HashMap<>();
   private Totals totals;
 
   /** Per last op of a base group, the bounds of the ranges ending there ({@link #part}). */
@@ -253,7 +332,20 @@ public final class GroupingBound {
   private static final int KEPT_RANGE = 1024;
 
   /** The bound of one part (a range of ops as one group): cycles and bytes. */
-  public record Part(long cycles, long bytes) {}
+  public record Part(long cycles, long bytes) {
+    /** Whether no valid group holds the range (section 5). */
+    public boolean noGroup() {
+      return cycles >= NO_GROUP_COST;
+    }
+  }
+
+  /**
+   * The cost {@link #part} gives a range that no valid group holds (section 5): larger than any
+   * grouping's, small enough that sums of a few never overflow.
+   */
+  public static final long NO_GROUP_COST = Long.MAX_VALUE / 8;
+
+  private static final Part NO_GROUP = new Part(NO_GROUP_COST, NO_GROUP_COST);
 
   /** The whole-problem bounds. */
   /**
@@ -267,6 +359,16 @@ public final class GroupingBound {
   public record Totals(long cycles, long ddrBytes, long tiuSum, boolean tiuSumHolds) {}
 
   public GroupingBound(RooflineCostModel model, GroupProblem problem) {
+    this(model, problem, false);
+  }
+
+  /**
+   * The bounds of the groupings whose timestep method folds transfers across the loop boundary
+   * ({@link TimestepMethod#foldsAcrossIterations}) when {@code folded}, which section 5 tightens;
+   * of every valid grouping otherwise.
+   */
+  public GroupingBound(RooflineCostModel model, GroupProblem problem, boolean folded) {
+    this.folded = folded;
     this.model = model;
     this.problem = problem;
     this.graph = problem.graph();
@@ -298,6 +400,26 @@ public final class GroupingBound {
   /** The problem's bounds under a default {@link RooflineCostModel}. */
   public static GroupingBound of(GroupProblem problem) {
     return new GroupingBound(new RooflineCostModel(), problem);
+  }
+
+  /**
+   * The bounds of the groupings built with the timestep method {@code methodId} (tighter when it
+   * folds transfers across iterations, section 5), under {@code model}.
+   */
+  public static GroupingBound forMethod(
+      RooflineCostModel model, GroupProblem problem, String methodId) {
+    boolean folds;
+    try {
+      folds = TimestepMethod.get(methodId).foldsAcrossIterations();
+    } catch (IllegalArgumentException e) {
+      folds = false;
+    }
+    return new GroupingBound(model, problem, folds);
+  }
+
+  /** Whether these are the bounds of groupings whose method folds across iterations. */
+  public boolean folded() {
+    return folded;
   }
 
   /** The problem. */
@@ -475,6 +597,19 @@ public final class GroupingBound {
     long inBytes = 0;
     double tiuSum = 0;
     Map<String, Cover> open = new HashMap<>();
+    Map<String, Family[]> within = new HashMap<>(); // section 5: intervals inside some slice
+    boolean overflows = false; // section 5: some row of i..last overflows the LMEM (NORMAL group)
+    Rows live = new Rows(last - stop + 1);
+    Map<String, Integer> weightFirst = new HashMap<>(); // each weight's first reader so far
+    // section 6: which axes no valid group of i..last can loop over
+    boolean[] unsplit = new boolean[4]; // some op reading an activation cannot split it (NORMAL)
+    boolean mmUnsplitC = false; // the same for C in a GROUP_MM group
+    boolean[] oneRow = new boolean[4]; // some group output has one row on it
+    Map<String, long[]> second = new HashMap<>(); // section 6: where each slice 2 starts, at most
+    boolean restarts = !OpSemantics.bm1684xFamily(chip);
+    unsplit[Axis.W.ordinal()] = restarts; // W is never split there (Slicing)
+    Map<String, long[]> firstSlice = new HashMap<>(); // section 6: rows iteration 0 holds
+    long drain = drainCycles(last);
     TopList weightLoads = new TopList(EXCESS_TERMS + 8);
     TopList closedSegments = new TopList(EXCESS_TERMS);
     long firstSegment = 0;
@@ -513,6 +648,7 @@ public final class GroupingBound {
             weightBytes += graph.tensor(t).bytes();
             weightLoads.add(weightCycles(t), t);
           }
+          weightFirst.put(t, i);
           continue;
         }
         Cover c = open.computeIfAbsent(t, x -> new Cover(graph.tensor(x)));
@@ -522,14 +658,592 @@ public final class GroupingBound {
         }
         inBytes += c.measure();
       }
+      if (op.inputs().stream().anyMatch(t -> !t.isEmpty() && !isWeight(t))) {
+        for (Axis a : Axis.values()) {
+          unsplit[a.ordinal()] |= !OpSemantics.allowSplit(graph, op, a, GroupType.NORMAL);
+        }
+        mmUnsplitC |= !OpSemantics.allowSplit(graph, op, Axis.C, GroupType.MM);
+      }
+      for (String t : op.outputs()) {
+        if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
+          Nchw v = Nchw.of(graph.tensor(t).shape());
+          for (Axis a : Axis.values()) {
+            oneRow[a.ordinal()] |= v.dim(a) == 1;
+          }
+        }
+      }
+      if (restarts) {
+        trackRestarts(i, last, second, unsplit);
+      }
+      if (!overflows) {
+        overflows =
+            addRow(i, stop, last, outCov, open, within, live, single(unsplit, oneRow))
+                > chip.lmemBytesPerLane();
+        if (System.getProperty("gbdebug") != null)
+          System.err.println(
+              "i "
+                  + i
+                  + " last "
+                  + last
+                  + " single "
+                  + java.util.Arrays.toString(single(unsplit, oneRow))
+                  + " rows "
+                  + java.util.Arrays.toString(live.bytes)
+                  + " over "
+                  + overflows);
+      }
       tiuSum +=
           Math.max(
               0, Math.max(0, tiu[i] - 1) * fraction(graph.tensor(op.outputs().get(0)), outCov) - 1);
       long bytes = weightBytes + outBytes + inBytes;
       long gdma = Math.max(0, model.gdmaCycles(bytes, chip) - 1);
-      long excess = weightExcess(op, weightLoads, closedSegments, firstSegment, i, last);
-      sink.accept(i, new Part(Math.max((long) Math.floor(tiuSum) + excess, gdma), bytes));
+      boolean normal =
+          i < last && GroupType.of(graph, order.subList(i, last + 1), chip) == GroupType.NORMAL;
+      long window = folded && normal ? windowExcess(i, stop, weightFirst, live) : 0;
+      long excess = weightExcess(op, weightLoads, closedSegments, firstSegment, i, last, window);
+      trackFirstSlices(i, last, firstSlice);
+      if (i < last && oneIteration(i, last, unsplit, mmUnsplitC, oneRow)) {
+        excess += drain + activationFill(op, open);
+      } else if (normal) {
+        boolean[] one = single(unsplit, oneRow);
+        excess += lastSlicesDrain(last, one) + firstSlicesFill(op, open, firstSlice, one);
+      }
+      if (normal && (overflows || folded && foldedOverflow(i, stop, last, within, live))) {
+        sink.accept(i, NO_GROUP);
+      } else {
+        sink.accept(i, new Part(Math.max((long) Math.floor(tiuSum) + excess, gdma), bytes));
+      }
     }
+  }
+
+  /**
+   * Section 6: whether every valid group of {@code i..last} runs one iteration: on each axis, some
+   * group output has one row or some op that reads an activation cannot split the axis, under every
+   * group type the range can have (GROUP_NORMAL under every rules but today's, and today's type; a
+   * GROUP_SMALL_C range, laid out differently, is never claimed).
+   */
+  private boolean oneIteration(
+      int i, int last, boolean[] unsplit, boolean mmUnsplitC, boolean[] oneRow) {
+    for (boolean one : single(unsplit, oneRow)) {
+      if (!one) {
+        return false;
+      }
+    }
+    GroupType today = GroupType.of(graph, order.subList(i, last + 1), chip);
+    return today == GroupType.NORMAL
+        || today == GroupType.MM && (mmUnsplitC || oneRow[Axis.C.ordinal()]);
+  }
+
+  /**
+   * Section 6: whether every valid group of the range has one sec on axis {@code a}, so that every
+   * slice of {@code t} is its whole axis ({@link Slicing} slices only the axes with more secs): H
+   * and W when the range runs one iteration on them, since two secs or more always give two slices
+   * or more there (N may give one slice for more secs when aligned, C in its units of lanes).
+   */
+  private static boolean oneSec(String t, Axis a, boolean[] single) {
+    return (a == Axis.H || a == Axis.W) && single[a.ordinal()];
+  }
+
+  /**
+   * Section 6: per tensor and axis, an interval {@code [lo, hi)} inside its slice of iteration 0 in
+   * every valid GROUP_NORMAL group of the range: row 0 of every group output (each axis's first
+   * slice holds it), and the backward of its readers' intervals ({@code lo < 0}: none known).
+   */
+  private void trackFirstSlices(int pos, int last, Map<String, long[]> firstSlice) {
+    Op op = order.get(pos);
+    long[] out = null;
+    for (String t : op.outputs()) {
+      long[] f = firstSlice.remove(t);
+      if (f == null) {
+        f = new long[] {-1, -1, -1, -1, -1, -1, -1, -1};
+      }
+      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
+        for (int a = 0; a < 4; a++) {
+          hull(f, a, 0, 1);
+        }
+      }
+      if (out == null) {
+        out = f;
+      }
+    }
+    for (int k = 0; k < op.inputs().size(); k++) {
+      String t = op.inputs().get(k);
+      if (t.isEmpty() || isWeight(t)) {
+        continue;
+      }
+      long[] f = firstSlice.computeIfAbsent(t, x -> new long[] {-1, -1, -1, -1, -1, -1, -1, -1});
+      for (Axis a : Axis.values()) {
+        int x = a.ordinal();
+        if (out[2 * x] < 0) {
+          continue;
+        }
+        Range r = new Range(out[2 * x], out[2 * x + 1] - out[2 * x]);
+        OpSemantics.backward(graph, op, k, a, r, chip, GroupType.NORMAL)
+            .ifPresent(in -> hull(f, x, in.idx(), in.end()));
+      }
+    }
+  }
+
+  private static void hull(long[] f, int axis, long lo, long hi) {
+    if (f[2 * axis] < 0) {
+      f[2 * axis] = lo;
+      f[2 * axis + 1] = hi;
+    } else {
+      f[2 * axis] = Math.min(f[2 * axis], lo);
+      f[2 * axis + 1] = Math.max(f[2 * axis + 1], hi);
+    }
+  }
+
+  /**
+   * Section 6: {@code gdma(b) - 1} of each activation operand of the first op {@code first}, with
+   * {@code b} the bytes of its slice of iteration 0 as far as known: on an axis of one sec its
+   * coverage, on the others its {@link #trackFirstSlices} interval (one row when none is known).
+   */
+  private long firstSlicesFill(
+      Op first, Map<String, Cover> open, Map<String, long[]> firstSlice, boolean[] one) {
+    long cycles = 0;
+    Set<String> seen = new HashSet<>();
+    for (String t : first.inputs()) {
+      if (t.isEmpty() || isWeight(t) || !seen.add(t) || !open.containsKey(t)) {
+        continue;
+      }
+      Cover c = open.get(t);
+      long[] f = firstSlice.get(t);
+      long e = 1;
+      for (Axis a : Axis.values()) {
+        int x = a.ordinal();
+        long known =
+            one[x] || a == Axis.C
+                ? atLeastOne(c.axes[x].cardinality(), c.dims[x])
+                : f == null || f[2 * x] < 0 ? 1 : f[2 * x + 1] - f[2 * x];
+        e = Math.multiplyExact(e, Math.max(1, Math.min(known, c.dims[x])));
+      }
+      cycles += Math.max(0, model.gdmaCycles(c.tensor.dtype().bytes(e), chip) - 1);
+    }
+    return cycles;
+  }
+
+  /**
+   * Section 6: {@code gdma(b) - 1} of each group output of the op at {@code last}, with {@code b}
+   * the bytes of its last slice: whole on C and on the axes of one sec, a row on the others.
+   */
+  private long lastSlicesDrain(int last, boolean[] one) {
+    long cycles = 0;
+    for (String t : order.get(last).outputs()) {
+      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
+        Tensor x = graph.tensor(t);
+        Nchw d = Nchw.of(x.shape());
+        long e = 1;
+        for (Axis a : Axis.values()) {
+          e *= one[a.ordinal()] || a == Axis.C ? d.dim(a) : 1;
+        }
+        cycles += Math.max(0, model.gdmaCycles(x.dtype().bytes(e), chip) - 1);
+      }
+    }
+    return cycles;
+  }
+
+  /** Section 6: per axis, whether no valid GROUP_NORMAL group of the range loops over it. */
+  private static boolean[] single(boolean[] unsplit, boolean[] oneRow) {
+    boolean[] out = new boolean[4];
+    for (int a = 0; a < 4; a++) {
+      out[a] = unsplit[a] || oneRow[a];
+    }
+    return out;
+  }
+
+  /**
+   * Section 6, off the BM1684X family, where slicing refuses an input slice after the first that
+   * starts at row 0 or ends where the one before it ends ({@link Slicing}): keeps, per tensor and
+   * for H and W, a row at or after which its second slice starts in every valid slicing with two or
+   * more, and marks the axis in {@code unsplit} when some op's input slice 2 must then start at row
+   * 0, or when the input an op needs for its whole output is one row (each slice then needs that
+   * row: slice 2 ends where slice 1 does).
+   */
+  private void trackRestarts(int pos, int last, Map<String, long[]> second, boolean[] unsplit) {
+    Op op = order.get(pos);
+    long[] outStart = null;
+    for (String t : op.outputs()) {
+      long[] s = second.remove(t);
+      if (s == null) {
+        s = new long[] {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+      }
+      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) { // its first slice is the longest
+        Nchw d = Nchw.of(graph.tensor(t).shape());
+        for (Axis a : List.of(Axis.H, Axis.W)) {
+          s[a.ordinal()] = Math.min(s[a.ordinal()], OpSemantics.ceilDiv(d.dim(a), 2));
+        }
+      }
+      if (outStart == null) {
+        outStart = s;
+      }
+    }
+    Nchw outDims = Nchw.of(graph.tensor(op.outputs().get(0)).shape());
+    for (int k = 0; k < op.inputs().size(); k++) {
+      String t = op.inputs().get(k);
+      if (t.isEmpty() || isWeight(t)) {
+        continue;
+      }
+      long[] s =
+          second.computeIfAbsent(
+              t, x -> new long[] {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE});
+      Nchw inDims = Nchw.of(graph.tensor(t).shape());
+      for (Axis a : Axis.values()) { // every slice needs the same input row: slice 2 repeats it
+        long d = outDims.dim(a);
+        if (d >= 2
+            && OpSemantics.backward(graph, op, k, a, new Range(0, d), chip, GroupType.NORMAL)
+                .filter(r -> r.idx() == 0 && r.len() == 1)
+                .isPresent()) {
+          unsplit[a.ordinal()] = true;
+        }
+      }
+      for (Axis a : List.of(Axis.H, Axis.W)) {
+        long y = outStart[a.ordinal()];
+        if (y <= 0 || y >= outDims.dim(a)) {
+          continue;
+        }
+        Optional<Range> in =
+            OpSemantics.backward(graph, op, k, a, new Range(y, 1), chip, GroupType.NORMAL);
+        if (in.isEmpty()) {
+          continue;
+        }
+        if (in.get().idx() == 0 && inDims.dim(a) > 1) {
+          unsplit[a.ordinal()] = true;
+        }
+        s[a.ordinal()] = Math.min(s[a.ordinal()], in.get().idx());
+      }
+    }
+  }
+
+  /**
+   * Section 6: {@code gdma(b) - 1} of each activation operand of the first op {@code first}, with
+   * {@code b} the bytes of its coverage (section 3), all of which the one iteration loads.
+   */
+  private long activationFill(Op first, Map<String, Cover> open) {
+    long cycles = 0;
+    Set<String> seen = new HashSet<>();
+    for (String t : first.inputs()) {
+      if (!t.isEmpty() && !isWeight(t) && seen.add(t) && open.containsKey(t)) {
+        cycles += Math.max(0, model.gdmaCycles(open.get(t).bytes, chip) - 1);
+      }
+    }
+    return cycles;
+  }
+
+  /** Section 6: {@code gdma(b) - 1} of each group output of the op at {@code last}, whole. */
+  private long drainCycles(int last) {
+    long cycles = 0;
+    for (String t : order.get(last).outputs()) {
+      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
+        cycles += Math.max(0, model.gdmaCycles(graph.tensor(t).bytes(), chip) - 1);
+      }
+    }
+    return cycles;
+  }
+
+  /**
+   * Section 5's live bytes per row of the ranges of one sweep: {@code bytes[p - stop]} is a lower
+   * bound on the per-lane bytes live in the row of the op at {@code p}, for every range from the op
+   * visited last; {@code from} keeps, per activation, the lowest op whose row counts it.
+   */
+  private static final class Rows {
+    final long[] bytes;
+    final Map<String, Integer> from = new HashMap<>();
+    final Map<String, Integer> to = new HashMap<>();
+    final Map<String, Long> stored = new HashMap<>(); // the last op's outputs, sized
+
+    Rows(int n) {
+      bytes = new long[n];
+    }
+  }
+
+  /**
+   * Section 5: adds the op at {@code pos} to the rows of the sweep: its activations (operands and
+   * results) count in every row from {@code pos} to their last touch in the range, each sized per
+   * axis by the longest interval of its family; its weights and the next op's count in its row.
+   * Updates {@code within} (the open tensors' families) first. Returns the most bytes of a row that
+   * changed. {@code outCov} is the coverage of the op's first output (section 3).
+   */
+  private long addRow(
+      int pos,
+      int stop,
+      int last,
+      BitSet[] outCov,
+      Map<String, Cover> open,
+      Map<String, Family[]> within,
+      Rows rows,
+      boolean[] single) {
+    Op op = order.get(pos);
+    Map<String, Long> sizes = new java.util.LinkedHashMap<>();
+    Family[] outF = null;
+    for (String t : op.outputs()) {
+      Family[] f = within.remove(t);
+      if (f == null) {
+        f = Family.axes();
+      }
+      boolean groupOut = lastUser.getOrDefault(t, Integer.MAX_VALUE) > last;
+      Nchw dims = Nchw.of(graph.tensor(t).shape());
+      for (Axis a : Axis.values()) {
+        if (groupOut) { // its slices cover the axis: every row is in some iteration's slice
+          for (int o = 0; o < dims.dim(a); o++) {
+            f[a.ordinal()].add(o, o + 1);
+          }
+        }
+      }
+      if (outF == null) {
+        outF = f;
+        for (Axis a : Axis.values()) { // an op that cannot split an axis has one slice on it
+          if (single[a.ordinal()] || !OpSemantics.allowSplit(graph, op, a, GroupType.NORMAL)) {
+            f[a.ordinal()].collapse(
+                oneSec(t, a, single) ? whole(graph.tensor(t))[a.ordinal()] : outCov[a.ordinal()]);
+          }
+        }
+      }
+      sizes.putIfAbsent(t, sliceBytes(t, f));
+      if (pos == last) {
+        rows.stored.put(t, sizes.get(t));
+      }
+    }
+    long weights = 0;
+    Set<String> seenWeights = new HashSet<>();
+    for (int k = 0; k < op.inputs().size(); k++) {
+      String t = op.inputs().get(k);
+      if (t.isEmpty()) {
+        continue;
+      }
+      if (isWeight(t)) {
+        if (seenWeights.add(t)) {
+          weights += weightLmem(t);
+        }
+        continue;
+      }
+      Family[] f = within.computeIfAbsent(t, x -> Family.axes());
+      for (Axis a : Axis.values()) {
+        backwardInto(pos, k, a, outF[a.ordinal()], f[a.ordinal()]);
+        if (single[a.ordinal()] && open.containsKey(t)) { // one slice, holding every row needed
+          f[a.ordinal()].collapse(
+              oneSec(t, a, single)
+                  ? whole(graph.tensor(t))[a.ordinal()]
+                  : open.get(t).axes[a.ordinal()]);
+        }
+      }
+      sizes.put(t, sliceBytes(t, f));
+    }
+    if (pos < last) { // the next op's weights are loaded by this row (section 5)
+      for (String t : order.get(pos + 1).inputs()) {
+        if (isWeight(t) && seenWeights.add(t)) {
+          weights += weightLmem(t);
+        }
+      }
+    }
+    long[] b = rows.bytes;
+    b[pos - stop] += weights;
+    int changed = pos;
+    for (Map.Entry<String, Long> e : sizes.entrySet()) {
+      String t = e.getKey();
+      Integer from = rows.from.get(t);
+      int to = rows.to.computeIfAbsent(t, x -> pos);
+      for (int p = pos; p < (from == null ? to + 1 : from); p++) {
+        b[p - stop] += e.getValue();
+        changed = Math.max(changed, p);
+      }
+      rows.from.put(t, pos);
+    }
+    String in0 = op.inputs().isEmpty() ? "" : op.inputs().get(0);
+    String out0 = op.outputs().get(0);
+    if (!in0.equals(out0) && sizes.containsKey(in0) && InPlaceOps.isInPlaceOp(graph, op, chip)) {
+      b[pos - stop] -= Math.min(sizes.get(in0), sizes.get(out0)); // the pair may share one slot
+    }
+    long most = 0;
+    for (int p = pos; p <= changed; p++) {
+      most = Math.max(most, b[p - stop]);
+    }
+    return most;
+  }
+
+  /**
+   * Section 5, for methods that fold transfers across iterations: whether the first or the last row
+   * of the group {@code first..last} overflows the LMEM once the folded transfers are counted there
+   * too: the first op's loaded operands live into the last op's row, and the last op's group
+   * outputs, stored in the next iteration, into the first op's row.
+   */
+  private boolean foldedOverflow(
+      int first, int stop, int last, Map<String, Family[]> within, Rows rows) {
+    long cap = chip.lmemBytesPerLane();
+    long atLast = rows.bytes[last - stop];
+    Set<String> seen = new HashSet<>();
+    Op lastOp = order.get(last);
+    for (String t : order.get(first).inputs()) {
+      if (t.isEmpty() || !seen.add(t)) {
+        continue;
+      }
+      if (isWeight(t)) {
+        atLast += lastOp.inputs().contains(t) ? 0 : weightLmem(t);
+      } else if (rows.to.getOrDefault(t, -1) < last && within.containsKey(t)) {
+        atLast += sliceBytes(t, within.get(t));
+      }
+    }
+    if (atLast > cap) {
+      return true;
+    }
+    long atFirst = rows.bytes[first - stop];
+    for (String t : lastOp.outputs()) {
+      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
+        atFirst += rows.stored.getOrDefault(t, 0L);
+      }
+    }
+    return atFirst > cap;
+  }
+
+  /**
+   * Section 5: adds to {@code in} the input interval of operand {@code k} of the op at {@code pos}
+   * along {@code axis} that each interval of {@code out} (its first output's family) needs: the
+   * hull of the rows' inputs where the op splits the axis in a GROUP_NORMAL group, the backward of
+   * the interval where it does not.
+   */
+  private void backwardInto(int pos, int k, Axis axis, Family out, Family in) {
+    Op op = order.get(pos);
+    out.normalize();
+    if (!OpSemantics.allowSplit(graph, op, axis, GroupType.NORMAL)) {
+      for (int m = 0; m < out.size; m++) {
+        OpSemantics.backward(
+                graph,
+                op,
+                k,
+                axis,
+                new Range(out.lo[m], out.hi[m] - out.lo[m]),
+                chip,
+                GroupType.NORMAL)
+            .ifPresent(r -> in.add((int) r.idx(), (int) r.end()));
+      }
+      return;
+    }
+    int outSize = (int) Nchw.of(graph.tensor(op.outputs().get(0)).shape()).dim(axis);
+    Range[] table = rows(((long) pos * 1024 + k) * 4 + axis.ordinal(), pos, k, axis, outSize);
+    for (int m = 0; m < out.size; m++) {
+      int lo = out.lo[m];
+      int hi = Math.min(out.hi[m], outSize);
+      while (lo < hi && table[lo] == null) {
+        lo++;
+      }
+      while (hi > lo && table[hi - 1] == null) {
+        hi--;
+      }
+      if (lo < hi) { // first and last indices of a row's input never decrease (section 3)
+        in.add((int) table[lo].idx(), (int) Math.max(table[lo].end(), table[hi - 1].end()));
+      }
+    }
+  }
+
+  /**
+   * Section 5: intervals of one axis of a tensor, each inside the slice of some iteration, kept
+   * maximal under inclusion (an interval inside another adds nothing to the bound).
+   */
+  private static final class Family {
+    int[] lo = new int[4];
+    int[] hi = new int[4];
+    int size;
+    private boolean sorted = true;
+
+    static Family[] axes() {
+      return new Family[] {new Family(), new Family(), new Family(), new Family()};
+    }
+
+    void add(int l, int h) {
+      if (h <= l) {
+        return;
+      }
+      if (size == lo.length) {
+        normalize();
+        if (size == lo.length) {
+          lo = java.util.Arrays.copyOf(lo, 2 * size);
+          hi = java.util.Arrays.copyOf(hi, 2 * size);
+        }
+      }
+      lo[size] = l;
+      hi[size] = h;
+      size++;
+      sorted = false;
+    }
+
+    /** Sorts by first index and drops the intervals inside others. */
+    void normalize() {
+      if (sorted) {
+        return;
+      }
+      Integer[] idx = new Integer[size];
+      for (int m = 0; m < size; m++) {
+        idx[m] = m;
+      }
+      java.util.Arrays.sort(
+          idx, (x, y) -> lo[x] != lo[y] ? Integer.compare(lo[x], lo[y]) : hi[y] - hi[x]);
+      int[] nl = new int[Math.max(4, size)];
+      int[] nh = new int[Math.max(4, size)];
+      int n = 0;
+      int reach = Integer.MIN_VALUE;
+      for (int m : idx) {
+        if (hi[m] > reach) {
+          nl[n] = lo[m];
+          nh[n] = hi[m];
+          n++;
+          reach = hi[m];
+        }
+      }
+      lo = nl;
+      hi = nh;
+      size = n;
+      sorted = true;
+    }
+
+    /** One slice holds every interval and the coverage {@code cov}: their hull replaces them. */
+    void collapse(BitSet cov) {
+      int l = cov.isEmpty() ? Integer.MAX_VALUE : cov.nextSetBit(0);
+      int h = cov.isEmpty() ? Integer.MIN_VALUE : cov.length();
+      for (int m = 0; m < size; m++) {
+        l = Math.min(l, lo[m]);
+        h = Math.max(h, hi[m]);
+      }
+      size = 0;
+      sorted = true;
+      if (l < h) {
+        add(l, h);
+      }
+    }
+
+    long longest() {
+      int best = 0;
+      for (int m = 0; m < size; m++) {
+        best = Math.max(best, hi[m] - lo[m]);
+      }
+      return best;
+    }
+  }
+
+  /** Section 5: per-lane LMEM bytes of a slice of activation {@code t} as long as its family's. */
+  private long sliceBytes(String t, Family[] f) {
+    Tensor x = graph.tensor(t);
+    Nchw s = Nchw.of(x.shape());
+    long[] e = new long[4];
+    for (Axis a : Axis.values()) {
+      e[a.ordinal()] = atLeastOne(f[a.ordinal()].longest(), s.dim(a));
+    }
+    return OpSemantics.lmemBytes(chip, e[0], e[1], e[2], e[3], x.dtype(), true);
+  }
+
+  /** Section 5: the least per-lane LMEM bytes of weight {@code t} over the ops that read it. */
+  private long weightLmem(String t) {
+    Long got = weightLmem.get(t);
+    if (got == null) {
+      long least = Long.MAX_VALUE;
+      for (Op reader : order) {
+        if (reader.inputs().contains(t)) {
+          least = Math.min(least, OpSemantics.weightLmemBytes(graph, reader, t, chip));
+        }
+      }
+      got = least == Long.MAX_VALUE ? 0 : least;
+      weightLmem.put(t, got);
+    }
+    return got;
   }
 
   /** How many weights and segments section 4's matching looks at, at most. */
@@ -551,7 +1265,13 @@ public final class GroupingBound {
    * the TIU of the segment it is matched with, largest first.
    */
   private long weightExcess(
-      Op first, TopList weightLoads, TopList closed, long firstSegment, int i, int last) {
+      Op first,
+      TopList weightLoads,
+      TopList closed,
+      long firstSegment,
+      int i,
+      int last,
+      long window) {
     Set<String> fill = new HashSet<>();
     long fillCycles = 0;
     for (String t : first.inputs()) {
@@ -562,7 +1282,85 @@ public final class GroupingBound {
     long[] others = weightLoads.valuesExcept(fill);
     long[] segments = closed.valuesWith(firstSegment);
     long matched = bestPrefix(others, segments, closed.boundOfDropped());
-    return fillCycles + Math.max(matched, headExcess(fill, i, last));
+    return fillCycles + Math.max(Math.max(matched, headExcess(fill, i, last)), window);
+  }
+
+  /** How far back section 5's windows look for a row with room, at most. */
+  private static final int WINDOW_OPS = 32;
+
+  /**
+   * Section 5, for methods that fold (one op per row): the excess of the weights whose loads the
+   * LMEM confines to a few rows. A weight {@code x} first read by op {@code q > first} is loaded in
+   * iteration 0 in step 1, in a row {@code r < row(q)}, and lives from {@code r} to {@code q}; it
+   * cannot be live in a row whose other live bytes leave no room for it, so its window is the rows
+   * from the first such row after {@code first}... up to {@code q - 1}. Windows that overlap form
+   * one component; each component adds {@code Σ g - Σ tiu} over its rows, or its best single
+   * weight's, when positive. {@code rows} holds the live bytes of the range's rows.
+   */
+  private long windowExcess(int first, int stop, Map<String, Integer> weightFirst, Rows rows) {
+    long cap = chip.lmemBytesPerLane();
+    List<long[]> windows = new java.util.ArrayList<>();
+    for (Map.Entry<String, Integer> e : weightFirst.entrySet()) {
+      int q = e.getValue();
+      if (q <= first) {
+        continue; // the first op's weights count in full
+      }
+      long g = weightCycles(e.getKey());
+      if (g <= tiu[q - 1]) {
+        continue; // leaving a weight out is always allowed
+      }
+      long size = weightLmem(e.getKey());
+      int from = q - 1;
+      while (from > first && rows.bytes[from - 1 - stop] + size <= cap) {
+        from--;
+        if (q - 1 - from >= WINDOW_OPS) {
+          from = first; // looked far enough: take every row (a longer window only loosens)
+        }
+      }
+      windows.add(new long[] {from, q - 1, g});
+    }
+    windows.sort((a, b) -> Long.compare(a[0], b[0]));
+    long total = 0;
+    int k = 0;
+    while (k < windows.size()) {
+      int from = (int) windows.get(k)[0];
+      int to = (int) windows.get(k)[1];
+      List<Long> loads = new java.util.ArrayList<>();
+      long single = 0;
+      int m = k;
+      while (m < windows.size() && windows.get(m)[0] <= to) {
+        long[] w = windows.get(m);
+        to = Math.max(to, (int) w[1]);
+        loads.add(w[2]);
+        single = Math.max(single, w[2] - maxTiu((int) w[0], (int) w[1]));
+        m++;
+      }
+      long[] g = loads.stream().mapToLong(Long::longValue).sorted().toArray();
+      reverse(g);
+      long[] t = java.util.Arrays.copyOfRange(tiu, from, to + 1);
+      java.util.Arrays.sort(t);
+      reverse(t);
+      total += Math.max(single, bestPrefix(g, t, 0));
+      k = m;
+    }
+    return total;
+  }
+
+  /** The largest whole-op TIU cycles of the ops {@code from..to}. */
+  private long maxTiu(int from, int to) {
+    long most = 0;
+    for (int o = from; o <= to; o++) {
+      most = Math.max(most, tiu[o]);
+    }
+    return most;
+  }
+
+  private static void reverse(long[] a) {
+    for (int x = 0, y = a.length - 1; x < y; x++, y--) {
+      long tmp = a[x];
+      a[x] = a[y];
+      a[y] = tmp;
+    }
   }
 
   /** How many ops after the first section 4's head term looks at. */

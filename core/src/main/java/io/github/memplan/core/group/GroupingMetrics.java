@@ -38,6 +38,11 @@ import java.util.function.ToDoubleBiFunction;
  *       groupings, so it is at most the best valid grouping's total.
  *   <li>{@code lower-bound-cycles} is the maximum of that and Σ whole-op TIU cycles (the metric's
  *       former value) when the latter is sound ({@link GroupingBound.Totals#tiuSumHolds}).
+ *   <li>Both bounds are those of the groupings built with the run's timestep method ({@link
+ *       GroupingBound#forMethod}): for today's pipelined tables they also count the rows the
+ *       pipeline folds across iterations and the weights the LMEM keeps from loading early ({@link
+ *       GroupingBound}, section 5), so planners with the same method share one bound; a run without
+ *       a grouping gets the bound of every valid grouping.
  * </ol>
  *
  * The former value alone ({@code Σ whole-op TIU}) argued that an op's slices always cover its
@@ -74,12 +79,27 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
 
   /** {@link GroupingBound}'s bounds for {@code p}: cycles and DDR bytes of any valid grouping. */
   public static GroupingBound.Totals computeBound(GroupProblem p) {
+    return computeBound(p, null);
+  }
+
+  /**
+   * {@link GroupingBound}'s bounds for {@code p} over the groupings built with the timestep method
+   * {@code methodId} ({@link GroupingBound#forMethod}), or over every valid grouping when it is
+   * null.
+   */
+  public static GroupingBound.Totals computeBound(GroupProblem p, String methodId) {
+    boolean folded = methodId != null && GroupingBound.forMethod(COST, p, methodId).folded();
     synchronized (LAST) {
-      if (LAST[0] == null || LAST[0].problem() != p) {
-        LAST[0] = new GroupingBound(COST, p);
+      if (LAST[0] == null || LAST[0].problem() != p || LAST[0].folded() != folded) {
+        LAST[0] = new GroupingBound(COST, p, folded);
       }
       return LAST[0].totals();
     }
+  }
+
+  /** The timestep method of {@code o}'s grouping, or null when it has none. */
+  private static String method(Outcome<Grouping> o) {
+    return o.status().hasSolution() ? o.solution().timestepMethod() : null;
   }
 
   /** The last problem's bound (both metrics ask for it in turn). */
@@ -106,11 +126,11 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
             "lower-bound-cycles",
             "cycles",
             Direction.HIGHER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(computeBound(p).cycles())),
+            (p, o) -> OptionalDouble.of(computeBound(p, method(o)).cycles())),
         Metric.of(
             "lower-bound-ddr-bytes",
             "bytes",
             Direction.HIGHER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(computeBound(p).ddrBytes())));
+            (p, o) -> OptionalDouble.of(computeBound(p, method(o)).ddrBytes())));
   }
 }

@@ -33,6 +33,10 @@ import java.util.Set;
  * also when {@code set_group_type} is switched off and every group is GROUP_NORMAL. C is cut as
  * {@code get_out_slice_info} cuts it ({@link #channelSlices}), in units of NPU_NUM channels.
  *
+ * <p>W has one sec off the BM1684X family: {@code get_group_max_secs} gives {@code max_wsecs = 1}
+ * there ({@link ShapeSecsBounds#maxSecs}, §2.6), so no TPU-MLIR group of those chips is cut along
+ * W; slicing refuses more W secs there.
+ *
  * <p>Departures: every group output must give the same slice count per axis (TPU-MLIR takes them
  * from the last op's output); a slice that comes out empty fails.
  */
@@ -42,6 +46,10 @@ public final class Slicing {
   /** Slices the group {@code ops} (contiguous, in order) under {@code secs}. */
   public static SliceResult slice(
       Graph graph, List<Op> ops, Chip chip, ShapeSecs secs, SliceRules rules) {
+    if (secs.wsecs() > 1 && !OpSemantics.bm1684xFamily(chip)) {
+      return new SliceResult.Failed(
+          secs.wsecs() + " W secs: W is not split on " + chip.name() + " (max_wsecs is 1)", false);
+    }
     GroupBoundary io = GroupBoundary.of(graph, ops);
     GroupType type = rules.groupType(graph, ops, chip);
     if (rules.groupTypes() != SliceRules.GroupTypes.NONE) {

@@ -41,6 +41,15 @@ public interface TimestepMethod {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether every table of this method folds the first op's loads into the last row and the last
+   * op's stores into the first (the 3-stage software pipeline, §2.8(b)), so that they live across
+   * the loop boundary; {@link GroupingBound} uses it (its section 5). False by default.
+   */
+  default boolean foldsAcrossIterations() {
+    return false;
+  }
+
   /** The registered method {@code id}, or a registered method's variant; fails naming the ids. */
   static TimestepMethod get(String id) {
     List<TimestepMethod> all = all();

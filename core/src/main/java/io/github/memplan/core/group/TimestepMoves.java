@@ -22,21 +22,32 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>a load (a buffer the GDMA moves and no TIU op writes; held weights included, they matter in
- *       iteration 0 only) moves to an <em>earlier</em> row, not before the first row with a TIU op;
- *   <li>a store (a TIU op's result that the GDMA moves) moves to a <em>later</em> row, not after
- *       the last row with a TIU op, and not into a row whose TIU op reads or writes the buffer
+ *       iteration 0 only) moves to any row with a TIU op before the first row whose TIU op reads
+ *       it: earlier, or later again up to the row before its reader (back towards where the nearest
+ *       assignment put it, undoing part of §2.8(c)'s rebalancing);
+ *   <li>a store (a TIU op's result that the GDMA moves) moves to any row with a TIU op after the
+ *       last row whose TIU op writes it, but not into a row whose TIU op reads or writes the buffer
  *       ({@code is_tensor_accessed_by_npu} in {@code TimeStepMethod.cpp}).
  * </ul>
  *
- * <p>§2.8(c) lets a load move earlier down to one row after the previous use of the same value and
- * a store later up to one row before its next producer ({@code get_tensor_range_end}); here every
- * value has one buffer, loaded or produced once per iteration, so those bounds are the first and
- * last compute rows, which keep the moved lifetimes from wrapping. §2.8(c) moves one row at a time
- * by a profit rule and may swap with other transfers; here any legal set of moves is allowed and a
- * search picks one. The lifetimes of the moved table are derived by the rule of §2.8(e) ({@link
- * BufferLifetimes}, shared with {@link Timesteps2026}): a load moved earlier starts earlier, a
- * store moved later ends later, so the LMEM placement sees the longer lives. The in-place pairs of
- * the table ({@link InPlaceOps}) are kept while the new lives still allow them.
+ * <p>These are opt=3's windows: its MIP places every load and store exactly once within its allowed
+ * window, freely, under an LMEM bound per timestep (§2.4 "opt=3"); a table's transfers are not
+ * bound to the side of their current row that §2.8(c)'s greedy moves them to. §2.8(c) lets a load
+ * move earlier down to one row after the previous use of the same value and a store later up to one
+ * row before its next producer ({@code get_tensor_range_end}); here every value has one buffer,
+ * loaded or produced once per iteration, so those bounds are the first and last compute rows, which
+ * keep the moved lifetimes from wrapping. §2.8(c) moves one row at a time by a profit rule and may
+ * swap with other transfers; here any legal set of moves is allowed and a search picks one. The
+ * lifetimes of the moved table are derived by the rule of §2.8(e) ({@link BufferLifetimes}, shared
+ * with {@link Timesteps2026}): a load moved earlier starts earlier and one moved later starts
+ * later, a store moved later ends later, so the LMEM placement sees the new lives. The in-place
+ * pairs of the table ({@link InPlaceOps}) are kept while the new lives still allow them.
+ *
+ * <p>Moving loads later and stores earlier is what makes a table fit LMEM again when §2.8(c)'s
+ * rebalancing (which does not look at capacity) made its lives too long: every load at the row
+ * before its first reader and every store at the first legal row after its writer gives each buffer
+ * its shortest life, so no set of moves needs less LMEM in any row ({@code TransferSearch} starts
+ * there when a table does not fit).
  */
 public final class TimestepMoves {
   private TimestepMoves() {}
@@ -75,36 +86,81 @@ public final class TimestepMoves {
 
   /**
    * The rows buffer {@code b}'s transfer may move to in {@code t} (its own row excluded),
-   * ascending; empty when it does not move (no transfer, or not of stage 1).
+   * ascending; empty when it does not move (no transfer, or no other row in its window).
    */
   public static List<Integer> legalRows(GroupTimesteps t, int b) {
     Optional<Integer> at = transferRow(t, b);
     List<Integer> out = new ArrayList<>();
-    if (at.isEmpty() || t.stages().get(b) != 1) {
+    if (at.isEmpty()) {
       return out;
     }
     List<Timestep> rows = t.lmem().timesteps();
     int firstCompute = -1;
     int lastCompute = -1;
+    int firstTouch = -1;
+    int lastTouch = -1;
+    int lastWrite = -1;
     for (int r = 0; r < rows.size(); r++) {
       if (!rows.get(r).tiu().isEmpty()) {
         firstCompute = firstCompute < 0 ? r : firstCompute;
         lastCompute = r;
       }
-    }
-    int cur = at.get();
-    if (isLoad(t, b)) {
-      for (int r = firstCompute; r < cur; r++) {
-        out.add(r);
+      if (touches(rows.get(r), b)) {
+        firstTouch = firstTouch < 0 ? r : firstTouch;
+        lastTouch = r;
       }
-    } else {
-      for (int r = cur + 1; r <= lastCompute; r++) {
-        if (!touches(rows.get(r), b)) {
-          out.add(r);
+      for (Timestep.TiuOp op : rows.get(r).tiu()) {
+        if (op.results().contains(b)) {
+          lastWrite = r;
         }
       }
     }
+    int cur = at.get();
+    int stage = t.stages().get(b);
+    boolean load = isLoad(t, b);
+    int from;
+    int to;
+    if (stage == 1 && load) { // before its first reader (one no TIU op reads only moves earlier)
+      from = firstCompute;
+      to = firstTouch > cur ? firstTouch - 1 : cur;
+    } else if (stage == 1) { // after its last writer (one no TIU op writes only moves later)
+      from = Math.max(lastWrite >= 0 && lastWrite < cur ? lastWrite + 1 : cur, firstCompute);
+      to = lastCompute;
+    } else if (stage == 0 && load) { // folded: after the last row that touches it
+      from = Math.max(lastTouch + 1, firstCompute);
+      to = lastCompute;
+    } else if (stage == 2 && !load) { // folded: before the first row that touches it
+      from = firstCompute;
+      to = firstTouch >= 0 ? firstTouch - 1 : cur;
+    } else {
+      return out;
+    }
+    for (int r = Math.max(from, 0); r <= to; r++) {
+      if (r != cur && !touches(rows.get(r), b)) {
+        out.add(r);
+      }
+    }
     return out;
+  }
+
+  /** The window of a transfer, in words, for {@link Illegal}'s message. */
+  private static String window(boolean load, int stage) {
+    if (load && stage == 1) {
+      return "a load moves to a compute row before the first row whose TIU op reads it";
+    }
+    if (load && stage == 0) {
+      return "a load folded into the previous iteration moves to a compute row after the last row"
+          + " whose TIU op touches it";
+    }
+    if (!load && stage == 1) {
+      return "a store moves to a compute row after the last row whose TIU op writes it, not into"
+          + " a row whose TIU op touches it";
+    }
+    if (!load && stage == 2) {
+      return "a store folded into the next iteration moves to a compute row before the first row"
+          + " whose TIU op touches it";
+    }
+    return "a transfer of stage " + stage + " does not move";
   }
 
   /**
@@ -142,24 +198,22 @@ public final class TimestepMoves {
       if (transferRow(base, m.buffer()).isEmpty()) {
         return new Illegal(id + ": no GDMA transfer to move");
       }
-      if (base.stages().get(m.buffer()) != 1) {
-        return new Illegal(
-            id + ": its transfer has stage " + base.stages().get(m.buffer()) + ", only 1 moves");
-      }
       if (!legalRows(base, m.buffer()).contains(m.row())) {
         boolean load = isLoad(base, m.buffer());
+        int stage = base.stages().get(m.buffer());
         return new Illegal(
             id
                 + ": its "
                 + (load ? "load" : "store")
+                + " of stage "
+                + stage
                 + " in row "
                 + transferRow(base, m.buffer()).get()
                 + " cannot move to row "
                 + m.row()
-                + (load
-                    ? " (a load moves earlier, not before the first compute row)"
-                    : " (a store moves later, not after the last compute row, not into a row"
-                        + " whose TIU op touches it)"));
+                + " ("
+                + window(load, stage)
+                + ")");
       }
     }
     List<List<Integer>> gdma = new ArrayList<>();

@@ -104,6 +104,12 @@ public final class Timesteps2026 implements TimestepMethod {
     return sb.toString();
   }
 
+  /** With the software pipeline (piece (b)) on. */
+  @Override
+  public boolean foldsAcrossIterations() {
+    return on.contains(Pieces.Piece.PIPELINE);
+  }
+
   /** The variant of today's method with the id {@code id}, if any ({@link #id()}). */
   @Override
   public Optional<TimestepMethod> variant(String id) {

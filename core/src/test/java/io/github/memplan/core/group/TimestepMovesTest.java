@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Test;
  * row 3: add2 | load x, w (stage 0)
  * </pre>
  *
- * c's store may move to row 3 only (add1 in row 2 reads c); y's load to rows 0 and 1; x, w and o
- * are stage 0 or 2 and stay.
+ * c's store may move to row 3 only (add1 in row 2 reads c); y's load to rows 0 and 1. x and w,
+ * loaded in the last row for the next iteration (stage 0), may move to any row after conv reads
+ * them (rows 1 and 2); o's store, folded into the first row (stage 2), to any row before add2
+ * writes it (rows 1 and 2).
  */
 class TimestepMovesTest {
   private static final Chip BM1684X = Chips.get("bm1684x");
@@ -68,7 +70,10 @@ class TimestepMovesTest {
     assertThat(t.lmem().timesteps().get(3).gdma()).containsExactly(index(t, "x"), index(t, "w"));
     assertThat(TimestepMoves.legalRows(t, index(t, "conv"))).containsExactly(3);
     assertThat(TimestepMoves.legalRows(t, index(t, "y"))).containsExactly(0, 1);
-    for (String fixed : List.of("x", "w", "add2", "relu", "add1")) {
+    for (String folded : List.of("x", "w", "add2")) {
+      assertThat(TimestepMoves.legalRows(t, index(t, folded))).as(folded).containsExactly(1, 2);
+    }
+    for (String fixed : List.of("relu", "add1")) {
       assertThat(TimestepMoves.legalRows(t, index(t, fixed))).as(fixed).isEmpty();
     }
     assertThat(ids).contains("x", "y", "w", "conv", "relu", "add1", "add2");
@@ -108,20 +113,41 @@ class TimestepMovesTest {
   }
 
   @Test
+  void aLoadMovedEarlierMayMoveBackLaterAndFoldedTransfersKeepTheirStage() {
+    GroupTimesteps t = built(graph()).timesteps();
+    int y = index(t, "y");
+    int x = index(t, "x");
+    GroupTimesteps early =
+        ((TimestepMoves.Moved) TimestepMoves.apply(t, List.of(new TransferMove(y, 0)))).table();
+    // from row 0, y's load may move later again, up to the row before add2 reads it (row 3)
+    assertThat(TimestepMoves.legalRows(early, y)).containsExactly(1, 2);
+    GroupTimesteps back =
+        ((TimestepMoves.Moved) TimestepMoves.apply(early, List.of(new TransferMove(y, 2)))).table();
+    assertThat(back.lmem().buffers().get(y)).isEqualTo(t.lmem().buffers().get(y));
+    // x, loaded for the next iteration in row 3, moved to row 1: it lives from row 1 round to row 0
+    GroupTimesteps moved =
+        ((TimestepMoves.Moved) TimestepMoves.apply(t, List.of(new TransferMove(x, 1)))).table();
+    LmemBuffer mx = moved.lmem().buffers().get(x);
+    assertThat(List.of(mx.start(), mx.end())).containsExactly(1, 0);
+    assertThat(moved.stages().get(x)).isZero();
+  }
+
+  @Test
   void illegalMovesAreRejectedNamingTheBuffer() {
     GroupTimesteps t = built(graph()).timesteps();
     // a store into the row whose op reads it (add1 reads conv in row 2)
     assertThat(illegal(t, new TransferMove(index(t, "conv"), 2)))
-        .contains("buffer 'conv'", "store in row 1 cannot move to row 2");
+        .contains("buffer 'conv'", "store of stage 1 in row 1 cannot move to row 2");
     // a store into the row whose op writes it (and earlier)
     assertThat(illegal(t, new TransferMove(index(t, "conv"), 0))).contains("buffer 'conv'");
     // a load after its use (add2 reads y in row 3)
     assertThat(illegal(t, new TransferMove(index(t, "y"), 3)))
-        .contains("buffer 'y'", "load in row 2 cannot move to row 3");
-    // stage-0 load and stage-2 store stay where the pipeline put them
-    assertThat(illegal(t, new TransferMove(index(t, "x"), 0))).contains("buffer 'x'", "stage 0");
-    assertThat(illegal(t, new TransferMove(index(t, "add2"), 2)))
-        .contains("buffer 'add2'", "stage 2");
+        .contains("buffer 'y'", "load of stage 1 in row 2 cannot move to row 3");
+    // a folded load not into the row that reads it, a folded store not into the row that writes it
+    assertThat(illegal(t, new TransferMove(index(t, "x"), 0)))
+        .contains("buffer 'x'", "stage 0", "after the last row whose TIU op touches it");
+    assertThat(illegal(t, new TransferMove(index(t, "add2"), 3)))
+        .contains("buffer 'add2'", "stage 2", "before the first row whose TIU op touches it");
     // a buffer the GDMA never moves
     assertThat(illegal(t, new TransferMove(index(t, "relu"), 0)))
         .contains("buffer 'relu'", "no GDMA transfer");

@@ -18,6 +18,7 @@ import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.Slicing;
 import io.github.memplan.core.group.TimestepMethod;
 import io.github.memplan.core.group.Timesteps2026;
+import io.github.memplan.core.group.TransferMove;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
 import io.github.memplan.core.lmem.LmemBuffer;
@@ -60,8 +61,12 @@ import java.util.OptionalLong;
  *       bound reaches the cutoff is dropped before its table is built;
  *   <li>each is costed with the {@link CostModel} (the cost needs no LMEM address); with a cutoff
  *       ({@link #bestBelow}) those costing the cutoff or more are dropped;
- *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity is dropped
- *       without asking the oracle (no placement can exist);
+ *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity gets the table
+ *       of {@link TransferSearch#fit} instead (its loads moved later and its stores earlier until
+ *       every row fits, then the descent within the LMEM: transfer moves inside the costing, as
+ *       opt=3 chooses timesteps under an LMEM bound per timestep), costed with its moves; it is
+ *       dropped without asking the oracle only when even each buffer's shortest life does not fit
+ *       (no placement can exist);
  *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
  *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
  *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space ({@link
@@ -127,9 +132,16 @@ public final class GroupEvaluator {
    */
   private record Ranking(List<Candidate> candidates, long validBelow) {}
 
-  /** One built candidate, costed. */
+  /**
+   * One built candidate, costed: the timestep method's table, or that table with {@code moves}
+   * applied when it did not fit the LMEM ({@link #costed}).
+   */
   private record Candidate(
-      ShapeSecs secs, GroupCandidate.Built built, GroupCost cost, long value) {}
+      ShapeSecs secs,
+      GroupCandidate.Built built,
+      GroupCost cost,
+      long value,
+      List<TransferMove> moves) {}
 
   private static final Comparator<Candidate> ORDER =
       Comparator.comparingLong(Candidate::value)
@@ -168,6 +180,7 @@ public final class GroupEvaluator {
   private long candidates;
   private long sliceFailures;
   private long maxLiveSkips;
+  private long fittedTables;
   private long costed;
   private long capTruncated;
   private long bestOverHalfCap;
@@ -192,7 +205,9 @@ public final class GroupEvaluator {
     this.maxIterations = maxIterations;
     this.rules = p.options().rules(SliceRules.TODAY);
     this.bounds =
-        costModel instanceof RooflineCostModel roofline ? new RooflineBounds(roofline, p) : null;
+        costModel instanceof RooflineCostModel roofline
+            ? new RooflineBounds(roofline, p, method.id())
+            : null;
     this.confirmCtx = ctx;
   }
 
@@ -329,9 +344,50 @@ public final class GroupEvaluator {
     if (2L * c.secs().loops() > maxIterations) {
       bestOverHalfCap++;
     }
+    return new Evaluated(group(first, last, c, sol), c.cost(), c.value());
+  }
+
+  private static Group group(int first, int last, Candidate c, LmemSolution sol) {
     GroupTimesteps ts = c.built().timesteps();
-    Group g = new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol);
-    return new Evaluated(g, c.cost(), c.value());
+    return new Group(first, last, c.secs(), c.built().slices().slices(), ts, sol, c.moves());
+  }
+
+  /**
+   * {@code b} (the table of {@code ops} at {@code secs}) costed; when its live bytes exceed the
+   * LMEM in some row, the table {@link TransferSearch#fit} moves its transfers to instead (loads
+   * later and stores earlier, then the descent within the LMEM), costed; null when no moves make it
+   * fit. The fit runs without a budget, so that ranking a range and confirming it later build the
+   * same table.
+   */
+  private Candidate costed(List<Op> ops, ShapeSecs secs, GroupCandidate.Built b) {
+    costed++;
+    LmemInstance inst = b.timesteps().lmem();
+    GroupCandidate.Built table = b;
+    List<TransferMove> moves = List.of();
+    if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
+      if (!(costModel instanceof RooflineCostModel roofline)) {
+        return null;
+      }
+      Optional<TransferSearch.Fitted> fitted =
+          TransferSearch.fit(
+              p.graph(),
+              p.chip(),
+              ops,
+              secs,
+              b.slices().slices(),
+              b.timesteps(),
+              roofline,
+              SolveContext.unlimited());
+      if (fitted.isEmpty()) {
+        return null;
+      }
+      fittedTables++;
+      table = new GroupCandidate.Built(b.slices(), fitted.get().table());
+      moves = fitted.get().moves();
+    }
+    GroupCost cost =
+        costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), table.timesteps());
+    return new Candidate(secs, table, cost, objective(cost), moves);
   }
 
   /**
@@ -381,20 +437,17 @@ public final class GroupEvaluator {
       }
       GroupCandidate.Built b =
           new GroupCandidate.Built(s, method.build(name, graph, ops, chip, secs, s.slices()));
-      costed++;
-      GroupCost cost = costModel.group(graph, ops, chip, secs, b.slices().slices(), b.timesteps());
-      long value = objective(cost);
-      if (value >= cutoff) {
-        cutoffSkips++;
-        validBelow = Math.min(validBelow, value);
-        continue;
-      }
-      LmemInstance inst = b.timesteps().lmem();
-      if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
+      Candidate c = costed(ops, secs, b);
+      if (c == null) {
         maxLiveSkips++;
         continue;
       }
-      cands.add(new Candidate(secs, b, cost, value));
+      if (c.value() >= cutoff) {
+        cutoffSkips++;
+        validBelow = Math.min(validBelow, c.value());
+        continue;
+      }
+      cands.add(c);
     }
     cands.sort(ORDER);
     return new Ranking(cands, validBelow);
@@ -527,13 +580,11 @@ public final class GroupEvaluator {
     if (c == null) {
       return null;
     }
-    GroupCandidate.Built b = c.built();
-    Optional<LmemSolution> sol = place(b.timesteps().lmem());
+    Optional<LmemSolution> sol = place(c.built().timesteps().lmem());
     if (sol.isEmpty()) {
       return null;
     }
-    Group g = new Group(first, last, secs, b.slices().slices(), b.timesteps(), sol.get());
-    return Optional.of(new Evaluated(g, c.cost(), c.value()));
+    return Optional.of(new Evaluated(group(first, last, c, sol.get()), c.cost(), c.value()));
   }
 
   /**
@@ -547,9 +598,7 @@ public final class GroupEvaluator {
         instanceof GroupCandidate.Built b)) {
       return null;
     }
-    GroupCost cost =
-        costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), b.timesteps());
-    return new Candidate(secs, b, cost, objective(cost));
+    return costed(ops, secs, b);
   }
 
   /**
@@ -692,6 +741,7 @@ public final class GroupEvaluator {
     m.put("slice-failures", sliceFailures);
     m.put("slice-failures-inherited", inheritedFailures);
     m.put("maxlive-skips", maxLiveSkips);
+    m.put("fitted-tables", fittedTables);
     m.put("bound-skips", boundSkips);
     m.put("costed", costed);
     m.put("cutoff-skips", cutoffSkips);

@@ -55,12 +55,16 @@ public final class RooflineBounds {
   private final boolean ddr;
   private final GroupingBound ranges;
 
-  public RooflineBounds(RooflineCostModel model, GroupProblem p) {
+  /**
+   * The bounds of the groups whose tables the timestep method {@code methodId} builds ({@link
+   * GroupingBound#forMethod}).
+   */
+  public RooflineBounds(RooflineCostModel model, GroupProblem p, String methodId) {
     this.model = model;
     this.graph = p.graph();
     this.chip = p.chip();
     this.ddr = p.options().objective() == GroupOptions.Objective.DDR_BYTES;
-    this.ranges = new GroupingBound(model, p);
+    this.ranges = GroupingBound.forMethod(model, p, methodId);
   }
 
   /** A bound over every secs of the group of the ops {@code first..last} of the order. */

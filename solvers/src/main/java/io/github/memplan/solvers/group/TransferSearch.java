@@ -4,6 +4,8 @@ import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupTimesteps;
 import io.github.memplan.core.group.RooflineCostModel;
+import io.github.memplan.core.group.ShapeSecs;
+import io.github.memplan.core.group.SliceInfo;
 import io.github.memplan.core.group.TimestepMoves;
 import io.github.memplan.core.group.TransferMove;
 import io.github.memplan.core.ir.Graph;
@@ -16,6 +18,7 @@ import io.github.memplan.core.solve.SolveContext;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -29,13 +32,14 @@ import java.util.function.Function;
  * outlasts its TIU sends a transfer to a row with TIU slack).
  *
  * <p><b>Search.</b> Steepest descent over single-transfer moves ({@link TimestepMoves#legalRows}: a
- * stage-1 load to any earlier compute row, a stage-1 store to any later compute row whose op does
- * not touch it), evaluated exactly under {@link RooflineCostModel}: a row costs {@code Σ_step
- * max(TIU, GDMA)} ({@link RooflineCostModel.Terms}), and a move changes two rows only, so each
- * candidate costs one pass over the pipeline steps of those two rows. Each step takes the move that
- * lowers the group's cycles most (ties: the lowest buffer, then the lowest row), rejecting a move
- * whose longer lifetimes make the live bytes of some row exceed the LMEM ({@link
- * LmemLowerBounds#maxLive}); it stops when no move lowers the cycles, or the budget runs out.
+ * load to any compute row before its first reader, a store to any compute row after its writer
+ * whose op does not touch it, each within its stage's window), evaluated exactly under {@link
+ * RooflineCostModel}: a row costs {@code Σ_step max(TIU, GDMA)} ({@link RooflineCostModel.Terms}),
+ * and a move changes two rows only, so each candidate costs one pass over the pipeline steps of
+ * those two rows. Each step takes the move that lowers the group's cycles most (ties: the lowest
+ * buffer, then the lowest row), rejecting a move whose longer lifetimes make the live bytes of some
+ * row exceed the LMEM ({@link LmemLowerBounds#maxLive}); it stops when no move lowers the cycles,
+ * or the budget runs out.
  *
  * <p><b>LMEM.</b> The final table is given to the LMEM oracle. If it cannot place it, the search
  * backs off along the descent: every prefix of the accepted moves is a table no costlier than the
@@ -43,10 +47,16 @@ import java.util.function.Function;
  * oracle places (the empty prefix is the unmoved table, placed already). So the result is never
  * worse than the group it starts from and is always placed.
  *
+ * <p><b>Fitting</b> ({@link #fit}): a table whose live bytes exceed the LMEM (today's rebalancing
+ * moves loads early without looking at capacity) starts instead from each buffer's shortest life,
+ * every load at the row before its first reader and every store at the first row after its writer,
+ * and descends from there, rejecting the moves that overflow: the memory-aware rebalancing the
+ * source's comment promises, under opt=3's per-timestep LMEM bound.
+ *
  * <p>Departures: opt=3 optimises {@code Σ |slack|} with an exact MIP and a per-timestep LMEM bound;
  * here the roofline cycles themselves are minimised by a local search (a local optimum, not a
  * proven one), and LMEM is checked by the oracle on the final table. §2.8(c)'s profit rule and
- * bubbling are not reproduced. Only transfers of stage 1 move ({@link TimestepMoves}).
+ * bubbling are not reproduced. Transfers keep their stage ({@link TimestepMoves}).
  */
 public final class TransferSearch {
   private TransferSearch() {}
@@ -73,76 +83,9 @@ public final class TransferSearch {
       return none;
     }
     GroupTimesteps base = g.timesteps();
-    List<Timestep> rows = base.lmem().timesteps();
-    int nb = base.lmem().buffers().size();
-    RooflineCostModel.Terms terms = model.terms(graph, ops, chip, g.secs(), g.slices(), base);
-    int steps = terms.steps();
-    int[] pos = new int[nb];
-    List<List<Integer>> legal = new ArrayList<>();
-    long[][] rowBytes = new long[rows.size()][steps];
-    for (int b = 0; b < nb; b++) {
-      pos[b] = TimestepMoves.transferRow(base, b).orElse(-1);
-      legal.add(TimestepMoves.legalRows(base, b));
-      if (pos[b] >= 0) {
-        for (int t = 0; t < steps; t++) {
-          rowBytes[pos[b]][t] += terms.bytes()[b][t];
-        }
-      }
-    }
-    final int[] basePos = pos.clone();
-    long[] rowCost = new long[rows.size()];
-    for (int r = 0; r < rows.size(); r++) {
-      rowCost[r] = rowCycles(terms, rowBytes, r, -1, 0, model, chip);
-    }
-    List<int[]> accepted = new ArrayList<>(); // {buffer, row} in order
-    Set<Long> banned = new HashSet<>();
-    int maxSteps = 4 * nb + 4;
-    while (accepted.size() < maxSteps && !ctx.budget().exhausted()) {
-      long bestDelta = 0;
-      int bestB = -1;
-      int bestR = -1;
-      for (int b = 0; b < nb; b++) {
-        List<Integer> dest = legal.get(b);
-        if (dest.isEmpty()) {
-          continue;
-        }
-        for (int r : candidates(dest, basePos[b])) {
-          if (r == pos[b] || banned.contains(key(b, r))) {
-            continue;
-          }
-          int from = pos[b];
-          long delta =
-              rowCycles(terms, rowBytes, from, b, -1, model, chip)
-                  + rowCycles(terms, rowBytes, r, b, +1, model, chip)
-                  - rowCost[from]
-                  - rowCost[r];
-          if (delta < bestDelta) {
-            bestDelta = delta;
-            bestB = b;
-            bestR = r;
-          }
-        }
-      }
-      if (bestB < 0) {
-        break;
-      }
-      int[] trial = pos.clone();
-      trial[bestB] = bestR;
-      LmemInstance inst = moved(base, basePos, trial).lmem();
-      if (LmemLowerBounds.maxLive(inst) > inst.capacity()) {
-        banned.add(key(bestB, bestR));
-        continue;
-      }
-      int from = pos[bestB];
-      for (int t = 0; t < steps; t++) {
-        rowBytes[from][t] -= terms.bytes()[bestB][t];
-        rowBytes[bestR][t] += terms.bytes()[bestB][t];
-      }
-      pos[bestB] = bestR;
-      rowCost[from] = rowCycles(terms, rowBytes, from, -1, 0, model, chip);
-      rowCost[bestR] = rowCycles(terms, rowBytes, bestR, -1, 0, model, chip);
-      accepted.add(new int[] {bestB, bestR});
-    }
+    Descent d = new Descent(graph, chip, ops, g.secs(), g.slices(), base, model);
+    List<int[]> accepted = d.descend(d.basePos.clone(), ctx);
+    int[] basePos = d.basePos;
     if (accepted.isEmpty()) {
       return none;
     }
@@ -173,6 +116,161 @@ public final class TransferSearch {
       return new Result(g, 0, backoffs);
     }
     return new Result(found, before - after, backoffs);
+  }
+
+  /** A table that fits the LMEM, reached by moves: the moves, the moved table and its terms. */
+  record Fitted(List<TransferMove> moves, GroupTimesteps table) {}
+
+  /**
+   * A table of moves from {@code base} whose live bytes fit the LMEM in every row ({@link
+   * LmemLowerBounds#maxLive}), for a table that does not: every movable load at the row before its
+   * first reader and every movable store at the first legal row after its writer (each buffer's
+   * shortest life: if that does not fit, nothing does, and the answer is empty), then the descent
+   * of {@link #improve} from there, which moves transfers only while the table still fits. The
+   * oracle is not asked: fitting the live bytes is necessary, not sufficient.
+   */
+  static Optional<Fitted> fit(
+      Graph graph,
+      Chip chip,
+      List<Op> ops,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices,
+      GroupTimesteps base,
+      RooflineCostModel model,
+      SolveContext ctx) {
+    Descent d = new Descent(graph, chip, ops, secs, slices, base, model);
+    int[] tight = d.basePos.clone();
+    for (int b = 0; b < tight.length; b++) {
+      List<Integer> legal = d.legal.get(b);
+      if (legal.isEmpty()) {
+        continue;
+      }
+      boolean load = TimestepMoves.isLoad(base, b);
+      int best = tight[b];
+      for (int r : legal) {
+        best = load ? Math.max(best, r) : Math.min(best, r);
+      }
+      tight[b] = best;
+    }
+    if (!d.fits(tight)) {
+      return Optional.empty();
+    }
+    int[] pos = tight.clone();
+    d.descend(pos, ctx);
+    List<TransferMove> moves = moves(d.basePos, pos);
+    return Optional.of(new Fitted(moves, moved(base, d.basePos, pos)));
+  }
+
+  /**
+   * Steepest descent over single-transfer moves of one table: the state of {@link #improve} and
+   * {@link #fit}.
+   */
+  private static final class Descent {
+    final GroupTimesteps base;
+    final RooflineCostModel.Terms terms;
+    final RooflineCostModel model;
+    final Chip chip;
+    final int nb;
+    final int steps;
+    final int[] basePos;
+    final List<List<Integer>> legal = new ArrayList<>();
+
+    Descent(
+        Graph graph,
+        Chip chip,
+        List<Op> ops,
+        ShapeSecs secs,
+        Map<String, SliceInfo> slices,
+        GroupTimesteps base,
+        RooflineCostModel model) {
+      this.base = base;
+      this.model = model;
+      this.chip = chip;
+      this.terms = model.terms(graph, ops, chip, secs, slices, base);
+      this.nb = base.lmem().buffers().size();
+      this.steps = terms.steps();
+      this.basePos = new int[nb];
+      for (int b = 0; b < nb; b++) {
+        basePos[b] = TimestepMoves.transferRow(base, b).orElse(-1);
+        legal.add(TimestepMoves.legalRows(base, b));
+      }
+    }
+
+    /** Whether the table of {@code pos} fits the LMEM by its live bytes. */
+    boolean fits(int[] pos) {
+      LmemInstance inst = moved(base, basePos, pos).lmem();
+      return LmemLowerBounds.maxLive(inst) <= inst.capacity();
+    }
+
+    /**
+     * Descends from {@code pos} (updated in place): each step takes the move that lowers the cycles
+     * most and keeps the table within the LMEM by its live bytes. Returns the accepted moves in
+     * order, {buffer, row}.
+     */
+    List<int[]> descend(int[] pos, SolveContext ctx) {
+      List<Timestep> rows = base.lmem().timesteps();
+      long[][] rowBytes = new long[rows.size()][steps];
+      for (int b = 0; b < nb; b++) {
+        if (pos[b] >= 0) {
+          for (int t = 0; t < steps; t++) {
+            rowBytes[pos[b]][t] += terms.bytes()[b][t];
+          }
+        }
+      }
+      long[] rowCost = new long[rows.size()];
+      for (int r = 0; r < rows.size(); r++) {
+        rowCost[r] = rowCycles(terms, rowBytes, r, -1, 0, model, chip);
+      }
+      List<int[]> accepted = new ArrayList<>();
+      Set<Long> banned = new HashSet<>();
+      int maxSteps = 4 * nb + 4;
+      while (accepted.size() < maxSteps && !ctx.budget().exhausted()) {
+        long bestDelta = 0;
+        int bestB = -1;
+        int bestR = -1;
+        for (int b = 0; b < nb; b++) {
+          List<Integer> dest = legal.get(b);
+          if (dest.isEmpty()) {
+            continue;
+          }
+          for (int r : candidates(dest, basePos[b])) {
+            if (r == pos[b] || banned.contains(key(b, r))) {
+              continue;
+            }
+            int from = pos[b];
+            long delta =
+                rowCycles(terms, rowBytes, from, b, -1, model, chip)
+                    + rowCycles(terms, rowBytes, r, b, +1, model, chip)
+                    - rowCost[from]
+                    - rowCost[r];
+            if (delta < bestDelta) {
+              bestDelta = delta;
+              bestB = b;
+              bestR = r;
+            }
+          }
+        }
+        if (bestB < 0) {
+          break;
+        }
+        int[] trial = pos.clone();
+        trial[bestB] = bestR;
+        if (!fits(trial)) {
+          banned.add(key(bestB, bestR));
+          continue;
+        }
+        int from = pos[bestB];
+        for (int t = 0; t < steps; t++) {
+          rowBytes[from][t] -= terms.bytes()[bestB][t];
+          rowBytes[bestR][t] += terms.bytes()[bestB][t];
+        }
+        pos[bestB] = bestR;
+        rowCost[from] = rowCycles(terms, rowBytes, from, -1, 0, model, chip);
+        rowCost[bestR] = rowCycles(terms, rowBytes, bestR, -1, 0, model, chip);
+        accepted.add(new int[] {bestB, bestR});
+      }
+      return accepted;
+    }
   }
 
   /** The destinations of a buffer: its legal rows and its own row in the unmoved table. */

@@ -236,7 +236,7 @@ class GroupDpBestPlannerTest {
       GroupEvaluator ev =
           new GroupEvaluator(
               p, SolveContext.unlimited(), LmemOracle.of("test", "test-lmem-stack"), MODEL, 64);
-      RooflineBounds bounds = new RooflineBounds(MODEL, p);
+      RooflineBounds bounds = new RooflineBounds(MODEL, p, "today");
       int checked = 0;
       for (int i = 0; i < p.order().size(); i++) {
         for (int j = i + 1; j < p.order().size(); j++) {
