@@ -606,6 +606,11 @@ public final class GroupingBound {
     boolean mmUnsplitC = false; // the same for C in a GROUP_MM group
     boolean[] oneRow = new boolean[4]; // some group output has one row on it
     Map<String, long[]> second = new HashMap<>(); // section 6: where each slice 2 starts, at most
+    List<Map<String, long[]>> seconds = new java.util.ArrayList<>(); // the same at SPLITS secs
+    for (int k = 0; k < SPLITS.length; k++) {
+      seconds.add(new HashMap<>());
+    }
+    int mostSecsH = Integer.MAX_VALUE; // section 6: no valid slicing of i..last has more H secs
     boolean restarts = !OpSemantics.bm1684xFamily(chip);
     unsplit[Axis.W.ordinal()] = restarts; // W is never split there (Slicing)
     Map<String, long[]> firstSlice = new HashMap<>(); // section 6: rows iteration 0 holds
@@ -672,8 +677,19 @@ public final class GroupingBound {
           }
         }
       }
+      boolean fewerSecs = false;
       if (restarts) {
-        trackRestarts(i, last, second, unsplit);
+        trackRestarts(i, last, second, 2, unsplit);
+        for (int k = 0; k < SPLITS.length; k++) { // more secs refused: the first slice is longer
+          if (SPLITS[k] - 1 < mostSecsH) {
+            boolean[] refused = new boolean[4];
+            trackRestarts(i, last, seconds.get(k), SPLITS[k], refused);
+            if (refused[Axis.H.ordinal()]) {
+              mostSecsH = SPLITS[k] - 1;
+              fewerSecs = true;
+            }
+          }
+        }
       }
       if (!overflows) {
         overflows =
@@ -701,7 +717,14 @@ public final class GroupingBound {
           i < last && GroupType.of(graph, order.subList(i, last + 1), chip) == GroupType.NORMAL;
       long window = folded && normal ? windowExcess(i, stop, weightFirst, live) : 0;
       long excess = weightExcess(op, weightLoads, closedSegments, firstSegment, i, last, window);
-      trackFirstSlices(i, last, firstSlice);
+      if (fewerSecs) { // the group outputs' first slices grew: again from the last op
+        firstSlice.clear();
+        for (int p = last; p >= i; p--) {
+          trackFirstSlices(p, last, firstSlice, mostSecsH);
+        }
+      } else {
+        trackFirstSlices(i, last, firstSlice, mostSecsH);
+      }
       if (i < last && oneIteration(i, last, unsplit, mmUnsplitC, oneRow)) {
         excess += drain + activationFill(op, open);
       } else if (normal) {
@@ -747,9 +770,11 @@ public final class GroupingBound {
   /**
    * Section 6: per tensor and axis, an interval {@code [lo, hi)} inside its slice of iteration 0 in
    * every valid GROUP_NORMAL group of the range: row 0 of every group output (each axis's first
-   * slice holds it), and the backward of its readers' intervals ({@code lo < 0}: none known).
+   * slice holds it), on H its first {@code ceil(D / mostSecsH)} rows when no valid slicing has more
+   * H secs than {@code mostSecsH} (the first slice of {@code s} secs has {@code ceil(D / s)}), and
+   * the backward of its readers' intervals ({@code lo < 0}: none known).
    */
-  private void trackFirstSlices(int pos, int last, Map<String, long[]> firstSlice) {
+  private void trackFirstSlices(int pos, int last, Map<String, long[]> firstSlice, int mostSecsH) {
     Op op = order.get(pos);
     long[] out = null;
     for (String t : op.outputs()) {
@@ -758,8 +783,13 @@ public final class GroupingBound {
         f = new long[] {-1, -1, -1, -1, -1, -1, -1, -1};
       }
       if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
-        for (int a = 0; a < 4; a++) {
-          hull(f, a, 0, 1);
+        Nchw d = Nchw.of(graph.tensor(t).shape());
+        for (Axis a : Axis.values()) {
+          long rows =
+              a == Axis.H && mostSecsH < Integer.MAX_VALUE
+                  ? OpSemantics.ceilDiv(d.dim(a), mostSecsH)
+                  : 1;
+          hull(f, a.ordinal(), 0, Math.max(1, rows));
         }
       }
       if (out == null) {
@@ -855,12 +885,14 @@ public final class GroupingBound {
   /**
    * Section 6, off the BM1684X family, where slicing refuses an input slice after the first that
    * starts at row 0 or ends where the one before it ends ({@link Slicing}): keeps, per tensor and
-   * for H and W, a row at or after which its second slice starts in every valid slicing with two or
-   * more, and marks the axis in {@code unsplit} when some op's input slice 2 must then start at row
-   * 0, or when the input an op needs for its whole output is one row (each slice then needs that
-   * row: slice 2 ends where slice 1 does).
+   * for H and W, a row at or after which its second slice starts in every valid slicing with {@code
+   * secs} secs (a group output's slice 2 starts at {@code ceil(D / secs)} under both conventions),
+   * and marks the axis in {@code unsplit} when some op's input slice 2 must then start at row 0,
+   * or, for {@code secs} 2, when the input an op needs for its whole output is one row (each slice
+   * then needs that row: slice 2 ends where slice 1 does).
    */
-  private void trackRestarts(int pos, int last, Map<String, long[]> second, boolean[] unsplit) {
+  private void trackRestarts(
+      int pos, int last, Map<String, long[]> second, int secs, boolean[] unsplit) {
     Op op = order.get(pos);
     long[] outStart = null;
     for (String t : op.outputs()) {
@@ -871,7 +903,7 @@ public final class GroupingBound {
       if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) { // its first slice is the longest
         Nchw d = Nchw.of(graph.tensor(t).shape());
         for (Axis a : List.of(Axis.H, Axis.W)) {
-          s[a.ordinal()] = Math.min(s[a.ordinal()], OpSemantics.ceilDiv(d.dim(a), 2));
+          s[a.ordinal()] = Math.min(s[a.ordinal()], OpSemantics.ceilDiv(d.dim(a), secs));
         }
       }
       if (outStart == null) {
@@ -890,7 +922,8 @@ public final class GroupingBound {
       Nchw inDims = Nchw.of(graph.tensor(t).shape());
       for (Axis a : Axis.values()) { // every slice needs the same input row: slice 2 repeats it
         long d = outDims.dim(a);
-        if (d >= 2
+        if (secs == 2
+            && d >= 2
             && OpSemantics.backward(graph, op, k, a, new Range(0, d), chip, GroupType.NORMAL)
                 .filter(r -> r.idx() == 0 && r.len() == 1)
                 .isPresent()) {
@@ -1245,6 +1278,9 @@ public final class GroupingBound {
     }
     return got;
   }
+
+  /** The H secs at which section 6 looks for slicing's refusals off the BM1684X family. */
+  private static final int[] SPLITS = {3, 4, 5, 6, 8, 12, 16};
 
   /** How many weights and segments section 4's matching looks at, at most. */
   private static final int EXCESS_TERMS = 32;

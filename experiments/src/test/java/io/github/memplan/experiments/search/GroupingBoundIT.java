@@ -30,7 +30,9 @@ import org.junit.jupiter.api.TestFactory;
  * {@code lower-bound-cycles} and {@code lower-bound-ddr-bytes} ({@link GroupingBound}) on zoo
  * models of both kinds (CNNs with long base groups, a transformer with short ones), after the front
  * end as the CLI plans them, on both chips: never above the total cycles and DDR bytes of any
- * planner's validated grouping, nor of the ungrouped model.
+ * planner's validated grouping, nor of the ungrouped model; the bound of each planner's own
+ * timestep method ({@link GroupingBound#forMethod}, tighter for today's pipelined tables) never
+ * below the former nor above that planner's grouping.
  */
 class GroupingBoundIT {
   private static final List<String> MODELS = List.of("squeezenet1.0", "resnet18", "minilm-l6");
@@ -72,6 +74,16 @@ class GroupingBoundIT {
                         .isLessThanOrEqualTo(total.cycles());
                     assertThat(bound.ddrBytes())
                         .as("%s on %s bytes", planner, p.name())
+                        .isLessThanOrEqualTo(total.ddrBytes());
+                    // the bound of the planner's own timestep method (folded for today's)
+                    GroupingBound.Totals own =
+                        GroupingBound.forMethod(cost, p, o.solution().timestepMethod()).totals();
+                    assertThat(own.cycles())
+                        .as("%s on %s cycles, %s bound", planner, p.name(), "own method's")
+                        .isGreaterThanOrEqualTo(bound.cycles())
+                        .isLessThanOrEqualTo(total.cycles());
+                    assertThat(own.ddrBytes())
+                        .as("%s on %s bytes, %s bound", planner, p.name(), "own method's")
                         .isLessThanOrEqualTo(total.ddrBytes());
                   }
                 }));

@@ -355,9 +355,8 @@ public final class GroupEvaluator {
   /**
    * {@code b} (the table of {@code ops} at {@code secs}) costed; when its live bytes exceed the
    * LMEM in some row, the table {@link TransferSearch#fit} moves its transfers to instead (loads
-   * later and stores earlier, then the descent within the LMEM), costed; null when no moves make it
-   * fit. The fit runs without a budget, so that ranking a range and confirming it later build the
-   * same table.
+   * later and stores earlier: each buffer's shortest life), costed; null when even that does not
+   * fit. Deterministic, so that ranking a range and confirming it later build the same table.
    */
   private Candidate costed(List<Op> ops, ShapeSecs secs, GroupCandidate.Built b) {
     costed++;
@@ -370,14 +369,7 @@ public final class GroupEvaluator {
       }
       Optional<TransferSearch.Fitted> fitted =
           TransferSearch.fit(
-              p.graph(),
-              p.chip(),
-              ops,
-              secs,
-              b.slices().slices(),
-              b.timesteps(),
-              roofline,
-              SolveContext.unlimited());
+              p.graph(), p.chip(), ops, secs, b.slices().slices(), b.timesteps(), roofline);
       if (fitted.isEmpty()) {
         return null;
       }
@@ -669,15 +661,17 @@ public final class GroupEvaluator {
         || p.options().objective() != GroupOptions.Objective.CYCLES) {
       return g;
     }
+    List<Op> ops = p.order().subList(g.first(), g.last() + 1);
+    GroupTimesteps base = g.timesteps();
+    if (!g.moves().isEmpty()) { // a fitted table: its moves count from the method's own
+      base =
+          ((GroupCandidate.Built)
+                  GroupCandidate.build(
+                      base.lmem().name(), p.graph(), ops, p.chip(), g.secs(), rules, method))
+              .timesteps();
+    }
     TransferSearch.Result r =
-        TransferSearch.improve(
-            p.graph(),
-            p.chip(),
-            p.order().subList(g.first(), g.last() + 1),
-            g,
-            roofline,
-            this::place,
-            ctx);
+        TransferSearch.improve(p.graph(), p.chip(), ops, g, base, roofline, this::place, ctx);
     moveBackoffs += r.backoffs();
     if (r.group() != g) {
       movedGroups++;

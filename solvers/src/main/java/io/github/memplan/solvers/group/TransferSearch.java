@@ -75,30 +75,31 @@ public final class TransferSearch {
       Chip chip,
       List<Op> ops,
       Group g,
+      GroupTimesteps base,
       RooflineCostModel model,
       Function<LmemInstance, Optional<LmemSolution>> place,
       SolveContext ctx) {
     Result none = new Result(g, 0, 0);
-    if (!g.moves().isEmpty()) {
-      return none;
-    }
-    GroupTimesteps base = g.timesteps();
     Descent d = new Descent(graph, chip, ops, g.secs(), g.slices(), base, model);
-    List<int[]> accepted = d.descend(d.basePos.clone(), ctx);
     int[] basePos = d.basePos;
+    int[] start = basePos.clone();
+    for (TransferMove m : g.moves()) {
+      start[m.buffer()] = m.row();
+    }
+    List<int[]> accepted = d.descend(start.clone(), ctx);
     if (accepted.isEmpty()) {
       return none;
     }
     // the longest prefix of the descent that the oracle places (the empty one is g itself)
     int backoffs = 0;
-    Group found = placed(g, base, basePos, prefix(basePos, accepted, accepted.size()), place);
+    Group found = placed(g, base, basePos, prefix(start, accepted, accepted.size()), place);
     int lo = 0;
     int hi = accepted.size();
     if (found == null) { // bisect: lo is placed (or empty), hi is not
       while (hi - lo > 1) {
         backoffs++;
         int mid = (lo + hi) / 2;
-        Group got = placed(g, base, basePos, prefix(basePos, accepted, mid), place);
+        Group got = placed(g, base, basePos, prefix(start, accepted, mid), place);
         if (got != null) {
           lo = mid;
           found = got;
@@ -110,7 +111,7 @@ public final class TransferSearch {
     if (found == null) {
       return new Result(g, 0, backoffs);
     }
-    long before = model.group(graph, ops, chip, g.secs(), g.slices(), base).cycles();
+    long before = model.group(graph, ops, chip, g.secs(), g.slices(), g.timesteps()).cycles();
     long after = model.group(graph, ops, chip, g.secs(), g.slices(), found.timesteps()).cycles();
     if (after >= before) {
       return new Result(g, 0, backoffs);
@@ -124,9 +125,9 @@ public final class TransferSearch {
   /**
    * A table of moves from {@code base} whose live bytes fit the LMEM in every row ({@link
    * LmemLowerBounds#maxLive}), for a table that does not: every movable load at the row before its
-   * first reader and every movable store at the first legal row after its writer (each buffer's
-   * shortest life: if that does not fit, nothing does, and the answer is empty), then the descent
-   * of {@link #improve} from there, which moves transfers only while the table still fits. The
+   * first reader and every movable store at the first legal row after its writer, each buffer's
+   * shortest life (if that does not fit, nothing does, and the answer is empty). It is costed as it
+   * is; {@link #improve} later descends from it within the LMEM for the groups a search keeps. The
    * oracle is not asked: fitting the live bytes is necessary, not sufficient.
    */
   static Optional<Fitted> fit(
@@ -136,8 +137,7 @@ public final class TransferSearch {
       ShapeSecs secs,
       Map<String, SliceInfo> slices,
       GroupTimesteps base,
-      RooflineCostModel model,
-      SolveContext ctx) {
+      RooflineCostModel model) {
     Descent d = new Descent(graph, chip, ops, secs, slices, base, model);
     int[] tight = d.basePos.clone();
     for (int b = 0; b < tight.length; b++) {
@@ -155,10 +155,7 @@ public final class TransferSearch {
     if (!d.fits(tight)) {
       return Optional.empty();
     }
-    int[] pos = tight.clone();
-    d.descend(pos, ctx);
-    List<TransferMove> moves = moves(d.basePos, pos);
-    return Optional.of(new Fitted(moves, moved(base, d.basePos, pos)));
+    return Optional.of(new Fitted(moves(d.basePos, tight), moved(base, d.basePos, tight)));
   }
 
   /**

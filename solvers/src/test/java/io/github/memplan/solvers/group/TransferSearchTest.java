@@ -18,6 +18,7 @@ import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.StackLmemPlanner;
 import io.github.memplan.core.group.TimestepMethod;
+import io.github.memplan.core.group.TimestepMoves;
 import io.github.memplan.core.group.TransferMove;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.lmem.LmemInstance;
@@ -97,7 +98,14 @@ class TransferSearchTest {
     assertThat(cycles(g, base)).isEqualTo(4368);
     TransferSearch.Result r =
         TransferSearch.improve(
-            g, BM1684X, g.ops(), base, MODEL, TransferSearchTest::stack, SolveContext.unlimited());
+            g,
+            BM1684X,
+            g.ops(),
+            base,
+            base.timesteps(),
+            MODEL,
+            TransferSearchTest::stack,
+            SolveContext.unlimited());
     assertThat(r.group().moves()).containsExactly(new TransferMove(y(base.timesteps()), 0));
     assertThat(cycles(g, r.group())).isEqualTo(3360);
     assertThat(r.saved()).isEqualTo(1008);
@@ -105,6 +113,48 @@ class TransferSearchTest {
     GroupProblem p = GroupProblem.of(g, BM1684X, GroupOptions.DEFAULT);
     Grouping grouping = new Grouping(Grouping.names(p.order()), RULES, "today", List.of(r.group()));
     assertThat(new GroupingValidator().validate(p, grouping)).isEmpty();
+  }
+
+  /**
+   * {@code fit} gives each buffer its shortest life: from a table whose y is loaded in row 0 (as
+   * the descent above leaves it), y goes back to row 1, before add reads it in row 2, and the
+   * descent from that fitted group, counted from the method's own table, finds the move again.
+   */
+  @Test
+  void fitGivesEachBufferItsShortestLifeAndTheDescentStartsFromTheFittedMoves() {
+    Graph g = graph();
+    Group base = unmoved(g);
+    int y = y(base.timesteps());
+    GroupTimesteps early =
+        ((TimestepMoves.Moved)
+                TimestepMoves.apply(base.timesteps(), List.of(new TransferMove(y, 0))))
+            .table();
+    TransferSearch.Fitted fitted =
+        TransferSearch.fit(g, BM1684X, g.ops(), ShapeSecs.ONE, base.slices(), early, MODEL)
+            .orElseThrow();
+    assertThat(fitted.moves()).containsExactly(new TransferMove(y, 1));
+    assertThat(fitted.table().lmem().buffers()).isEqualTo(base.timesteps().lmem().buffers());
+    // a group that records a move from the method's table: the descent starts from it
+    Group moved =
+        new Group(
+            0,
+            2,
+            ShapeSecs.ONE,
+            base.slices(),
+            early,
+            stack(early.lmem()).orElseThrow(),
+            List.of(new TransferMove(y, 0)));
+    TransferSearch.Result r =
+        TransferSearch.improve(
+            g,
+            BM1684X,
+            g.ops(),
+            moved,
+            base.timesteps(),
+            MODEL,
+            TransferSearchTest::stack,
+            SolveContext.unlimited());
+    assertThat(r.group()).isSameAs(moved); // already at the descent's optimum
   }
 
   @Test
@@ -117,7 +167,14 @@ class TransferSearchTest {
         inst -> inst.buffers().get(y).start() == yStart ? stack(inst) : Optional.empty();
     TransferSearch.Result r =
         TransferSearch.improve(
-            g, BM1684X, g.ops(), base, MODEL, refusesLongerY, SolveContext.unlimited());
+            g,
+            BM1684X,
+            g.ops(),
+            base,
+            base.timesteps(),
+            MODEL,
+            refusesLongerY,
+            SolveContext.unlimited());
     assertThat(r.group()).isSameAs(base);
     assertThat(r.saved()).isZero();
   }
