@@ -176,7 +176,8 @@ public enum GroupType {
     return i.length > 2 && o.length > 2 && i[0] == o[0] && i[1] == o[1];
   }
 
-  private static boolean smallC(Graph graph, List<Op> ops, Chip chip) {
+  /** Whether every op of {@code ops} may be in a GROUP_SMALL_C group ({@link #of} on more ops). */
+  static boolean smallC(Graph graph, List<Op> ops, Chip chip) {
     long npu = chip.lanes();
     for (Op op : ops) {
       Cls c = cls(graph, op);
@@ -229,7 +230,8 @@ public enum GroupType {
     return true;
   }
 
-  private static boolean mm(Graph graph, List<Op> ops, Chip chip) {
+  /** Whether every op of {@code ops} may be in a GROUP_MM group ({@link #of} on more ops). */
+  static boolean mm(Graph graph, List<Op> ops, Chip chip) {
     if (chip.name().equals("cv184x") || chip.name().equals("sgtpuv8")) {
       return false;
     }

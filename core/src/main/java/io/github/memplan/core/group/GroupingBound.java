@@ -271,7 +271,8 @@ import java.util.Set;
  * of its own window; components are disjoint, so they add. This term uses the same cells as section
  * 4's matching and head term: the bound takes the largest of the three. Only the first 32 ops of a
  * window are looked at; a window that reaches further is taken to start at the range's first op
- * (longer windows only loosen).
+ * (longer windows only loosen); and only in ranges of at most 256 ops, for their 32 largest loads
+ * (fewer weights only loosen), which keeps the bound of a 1000-op chain to seconds.
  *
  * <h2>6. Iterations: the first op's loads and the last op's stores</h2>
  *
@@ -601,6 +602,9 @@ public final class GroupingBound {
     boolean overflows = false; // section 5: some row of i..last overflows the LMEM (NORMAL group)
     Rows live = new Rows(last - stop + 1);
     Map<String, Integer> weightFirst = new HashMap<>(); // each weight's first reader so far
+    Map<String, Integer> heavy = new HashMap<>(); // those of them loading longer than q - 1 runs
+    boolean allSmallC = true;
+    boolean allMm = true;
     // section 6: which axes no valid group of i..last can loop over
     boolean[] unsplit = new boolean[4]; // some op reading an activation cannot split it (NORMAL)
     boolean mmUnsplitC = false; // the same for C in a GROUP_MM group
@@ -654,6 +658,11 @@ public final class GroupingBound {
             weightLoads.add(weightCycles(t), t);
           }
           weightFirst.put(t, i);
+          if (i > 0 && weightCycles(t) > tiu[i - 1]) {
+            heavy.put(t, i);
+          } else {
+            heavy.remove(t);
+          }
           continue;
         }
         Cover c = open.computeIfAbsent(t, x -> new Cover(graph.tensor(x)));
@@ -713,9 +722,16 @@ public final class GroupingBound {
               0, Math.max(0, tiu[i] - 1) * fraction(graph.tensor(op.outputs().get(0)), outCov) - 1);
       long bytes = weightBytes + outBytes + inBytes;
       long gdma = Math.max(0, model.gdmaCycles(bytes, chip) - 1);
-      boolean normal =
-          i < last && GroupType.of(graph, order.subList(i, last + 1), chip) == GroupType.NORMAL;
-      long window = folded && normal ? windowExcess(i, stop, weightFirst, live) : 0;
+      // GroupType.of of i..last, kept op by op: SMALL_C and MM ask every op alike
+      allSmallC &= GroupType.smallC(graph, List.of(op), chip);
+      allMm &= GroupType.mm(graph, List.of(op), chip);
+      GroupType type =
+          i == last || chip.isCv18xx() || chip.name().equals("bm1684")
+              ? GroupType.NORMAL
+              : allSmallC ? GroupType.SMALL_C : allMm ? GroupType.MM : GroupType.NORMAL;
+      boolean normal = i < last && type == GroupType.NORMAL;
+      long window =
+          folded && normal && last - i < WINDOW_RANGE ? windowExcess(i, stop, heavy, live) : 0;
       long excess = weightExcess(op, weightLoads, closedSegments, firstSegment, i, last, window);
       if (fewerSecs) { // the group outputs' first slices grew: again from the last op
         firstSlice.clear();
@@ -725,7 +741,7 @@ public final class GroupingBound {
       } else {
         trackFirstSlices(i, last, firstSlice, mostSecsH);
       }
-      if (i < last && oneIteration(i, last, unsplit, mmUnsplitC, oneRow)) {
+      if (i < last && oneIteration(type, unsplit, mmUnsplitC, oneRow)) {
         excess += drain + activationFill(op, open);
       } else if (normal) {
         boolean[] one = single(unsplit, oneRow);
@@ -745,14 +761,13 @@ public final class GroupingBound {
    * group type the range can have (GROUP_NORMAL under every rules but today's, and today's type; a
    * GROUP_SMALL_C range, laid out differently, is never claimed).
    */
-  private boolean oneIteration(
-      int i, int last, boolean[] unsplit, boolean mmUnsplitC, boolean[] oneRow) {
+  private static boolean oneIteration(
+      GroupType today, boolean[] unsplit, boolean mmUnsplitC, boolean[] oneRow) {
     for (boolean one : single(unsplit, oneRow)) {
       if (!one) {
         return false;
       }
     }
-    GroupType today = GroupType.of(graph, order.subList(i, last + 1), chip);
     return today == GroupType.NORMAL
         || today == GroupType.MM && (mmUnsplitC || oneRow[Axis.C.ordinal()]);
   }
@@ -1325,6 +1340,14 @@ public final class GroupingBound {
   private static final int WINDOW_OPS = 32;
 
   /**
+   * The longest range whose weight windows section 5 looks at, and how many of its weights (the
+   * largest loads): a bound on the work per range; leaving weights out only loosens the bound.
+   */
+  private static final int WINDOW_RANGE = 256;
+
+  private static final int WINDOW_WEIGHTS = 32;
+
+  /**
    * Section 5, for methods that fold (one op per row): the excess of the weights whose loads the
    * LMEM confines to a few rows. A weight {@code x} first read by op {@code q > first} is loaded in
    * iteration 0 in step 1, in a row {@code r < row(q)}, and lives from {@code r} to {@code q}; it
@@ -1333,14 +1356,18 @@ public final class GroupingBound {
    * one component; each component adds {@code Σ g - Σ tiu} over its rows, or its best single
    * weight's, when positive. {@code rows} holds the live bytes of the range's rows.
    */
-  private long windowExcess(int first, int stop, Map<String, Integer> weightFirst, Rows rows) {
+  private long windowExcess(int first, int stop, Map<String, Integer> heavy, Rows rows) {
     long cap = chip.lmemBytesPerLane();
     List<long[]> windows = new java.util.ArrayList<>();
-    for (Map.Entry<String, Integer> e : weightFirst.entrySet()) {
-      int q = e.getValue();
-      if (q <= first) {
-        continue; // the first op's weights count in full
+    TopList largest = new TopList(WINDOW_WEIGHTS);
+    for (Map.Entry<String, Integer> e : heavy.entrySet()) {
+      if (e.getValue() > first) { // the first op's weights count in full
+        largest.add(weightCycles(e.getKey()), e.getKey());
       }
+    }
+    for (String name : largest.names()) {
+      Map.Entry<String, Integer> e = Map.entry(name, heavy.get(name));
+      int q = e.getValue();
       long g = weightCycles(e.getKey());
       if (g <= tiu[q - 1]) {
         continue; // leaving a weight out is always allowed
@@ -1502,6 +1529,11 @@ public final class GroupingBound {
       out[at] = extra;
       System.arraycopy(values, at, out, at + 1, size - at);
       return out;
+    }
+
+    /** The names kept, largest value first. */
+    List<String> names() {
+      return java.util.Arrays.asList(names).subList(0, size);
     }
 
     /** At least every value left out: the smallest kept when some were, else 0. */
