@@ -704,18 +704,6 @@ public final class GroupingBound {
         overflows =
             addRow(i, stop, last, outCov, open, within, live, single(unsplit, oneRow))
                 > chip.lmemBytesPerLane();
-        if (System.getProperty("gbdebug") != null)
-          System.err.println(
-              "i "
-                  + i
-                  + " last "
-                  + last
-                  + " single "
-                  + java.util.Arrays.toString(single(unsplit, oneRow))
-                  + " rows "
-                  + java.util.Arrays.toString(live.bytes)
-                  + " over "
-                  + overflows);
       }
       tiuSum +=
           Math.max(
