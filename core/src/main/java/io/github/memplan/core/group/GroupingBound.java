@@ -409,13 +409,19 @@ public final class GroupingBound {
    */
   public static GroupingBound forMethod(
       RooflineCostModel model, GroupProblem problem, String methodId) {
-    boolean folds;
+    return new GroupingBound(model, problem, folds(methodId));
+  }
+
+  /**
+   * Whether the timestep method {@code methodId} folds transfers across iterations ({@link
+   * TimestepMethod#foldsAcrossIterations}); false for null or an unknown id.
+   */
+  public static boolean folds(String methodId) {
     try {
-      folds = TimestepMethod.get(methodId).foldsAcrossIterations();
+      return methodId != null && TimestepMethod.get(methodId).foldsAcrossIterations();
     } catch (IllegalArgumentException e) {
-      folds = false;
+      return false;
     }
-    return new GroupingBound(model, problem, folds);
   }
 
   /** Whether these are the bounds of groupings whose method folds across iterations. */
@@ -618,7 +624,7 @@ public final class GroupingBound {
     boolean restarts = !OpSemantics.bm1684xFamily(chip);
     unsplit[Axis.W.ordinal()] = restarts; // W is never split there (Slicing)
     Map<String, long[]> firstSlice = new HashMap<>(); // section 6: rows iteration 0 holds
-    long drain = drainCycles(last);
+    long drain = lastSlicesDrain(last, EVERY_AXIS); // section 6 with one iteration: whole
     TopList weightLoads = new TopList(EXCESS_TERMS + 8);
     TopList closedSegments = new TopList(EXCESS_TERMS);
     long firstSegment = 0;
@@ -730,7 +736,7 @@ public final class GroupingBound {
         trackFirstSlices(i, last, firstSlice, mostSecsH);
       }
       if (i < last && oneIteration(type, unsplit, mmUnsplitC, oneRow)) {
-        excess += drain + activationFill(op, open);
+        excess += drain + firstSlicesFill(op, open, firstSlice, EVERY_AXIS);
       } else if (normal) {
         boolean[] one = single(unsplit, oneRow);
         excess += lastSlicesDrain(last, one) + firstSlicesFill(op, open, firstSlice, one);
@@ -949,32 +955,6 @@ public final class GroupingBound {
         s[a.ordinal()] = Math.min(s[a.ordinal()], in.get().idx());
       }
     }
-  }
-
-  /**
-   * Section 6: {@code gdma(b) - 1} of each activation operand of the first op {@code first}, with
-   * {@code b} the bytes of its coverage (section 3), all of which the one iteration loads.
-   */
-  private long activationFill(Op first, Map<String, Cover> open) {
-    long cycles = 0;
-    Set<String> seen = new HashSet<>();
-    for (String t : first.inputs()) {
-      if (!t.isEmpty() && !isWeight(t) && seen.add(t) && open.containsKey(t)) {
-        cycles += Math.max(0, model.gdmaCycles(open.get(t).bytes, chip) - 1);
-      }
-    }
-    return cycles;
-  }
-
-  /** Section 6: {@code gdma(b) - 1} of each group output of the op at {@code last}, whole. */
-  private long drainCycles(int last) {
-    long cycles = 0;
-    for (String t : order.get(last).outputs()) {
-      if (lastUser.getOrDefault(t, Integer.MAX_VALUE) > last) {
-        cycles += Math.max(0, model.gdmaCycles(graph.tensor(t).bytes(), chip) - 1);
-      }
-    }
-    return cycles;
   }
 
   /**
@@ -1281,6 +1261,9 @@ public final class GroupingBound {
     }
     return got;
   }
+
+  /** Every axis with one sec (section 6's one iteration): coverage loaded, outputs stored whole. */
+  private static final boolean[] EVERY_AXIS = {true, true, true, true};
 
   /** The H secs at which section 6 looks for slicing's refusals off the BM1684X family. */
   private static final int[] SPLITS = {3, 4, 5, 6, 8, 12, 16};

@@ -88,7 +88,7 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
    * null.
    */
   public static GroupingBound.Totals computeBound(GroupProblem p, String methodId) {
-    boolean folded = methodId != null && GroupingBound.forMethod(COST, p, methodId).folded();
+    boolean folded = GroupingBound.folds(methodId);
     synchronized (LAST) {
       if (LAST[0] == null || LAST[0].problem() != p || LAST[0].folded() != folded) {
         LAST[0] = new GroupingBound(COST, p, folded);
