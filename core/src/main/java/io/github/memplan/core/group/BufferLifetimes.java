@@ -72,6 +72,59 @@ final class BufferLifetimes {
     return out;
   }
 
+  /**
+   * The lifetimes {@link #of} gives each buffer of a table when its GDMA transfer alone moves to
+   * another row: one buffer's life depends on its own transfer and TIU uses only, so the TIU uses
+   * are read once and each moved life costs one pass over them.
+   */
+  static final class Moved {
+    private final List<LmemBuffer> buffers;
+    private final int rows;
+    private final boolean[] written;
+    private final int[] computed; // the row a TIU op last writes or scratches the buffer, or -1
+    private final List<List<Integer>> tiuUses = new ArrayList<>();
+
+    Moved(List<LmemBuffer> buffers, List<Timestep> rows) {
+      this.buffers = buffers;
+      this.rows = rows.size();
+      int n = buffers.size();
+      written = new boolean[n];
+      computed = new int[n];
+      java.util.Arrays.fill(computed, -1);
+      for (int b = 0; b < n; b++) {
+        tiuUses.add(new ArrayList<>());
+      }
+      for (int r = 0; r < rows.size(); r++) {
+        for (Timestep.TiuOp op : rows.get(r).tiu()) {
+          for (int b : op.operands()) {
+            tiuUses.get(b).add(r);
+          }
+          for (int b : op.results()) {
+            written[b] = true;
+            computed[b] = r;
+            tiuUses.get(b).add(r);
+          }
+          for (int b : op.scratch()) {
+            computed[b] = r;
+            tiuUses.get(b).add(r);
+          }
+        }
+      }
+    }
+
+    /** Buffer {@code b} with its GDMA transfer in row {@code transferRow}. */
+    LmemBuffer life(int b, int transferRow) {
+      LmemBuffer p = buffers.get(b);
+      int start = computed[b] >= 0 ? computed[b] : transferRow;
+      int end = lastForward(start, tiuUses.get(b), rows);
+      if (written[b]
+          && Math.floorMod(transferRow - start, rows) > Math.floorMod(end - start, rows)) {
+        end = transferRow;
+      }
+      return new LmemBuffer(p.id(), p.kind(), start, end, p.bytes(), p.held());
+    }
+  }
+
   /** The use reached last going forward (cyclically) from {@code start}. */
   private static int lastForward(int start, List<Integer> uses, int rows) {
     int best = start;

@@ -89,58 +89,137 @@ public final class TimestepMoves {
    * ascending; empty when it does not move (no transfer, or no other row in its window).
    */
   public static List<Integer> legalRows(GroupTimesteps t, int b) {
-    Optional<Integer> at = transferRow(t, b);
-    List<Integer> out = new ArrayList<>();
-    if (at.isEmpty()) {
-      return out;
+    return new Scan(t).legalRows(b);
+  }
+
+  /** {@link #legalRows} of every buffer of {@code t}, by buffer, reading the table once. */
+  public static List<List<Integer>> legalRows(GroupTimesteps t) {
+    Scan scan = new Scan(t);
+    List<List<Integer>> out = new ArrayList<>();
+    for (int b = 0; b < t.lmem().buffers().size(); b++) {
+      out.add(scan.legalRows(b));
     }
-    List<Timestep> rows = t.lmem().timesteps();
+    return out;
+  }
+
+  /** What {@link #legalRows} reads off a table, for every buffer at once. */
+  private static final class Scan {
+    final GroupTimesteps t;
+    final List<Timestep> rows;
     int firstCompute = -1;
     int lastCompute = -1;
-    int firstTouch = -1;
-    int lastTouch = -1;
-    int lastWrite = -1;
-    for (int r = 0; r < rows.size(); r++) {
-      if (!rows.get(r).tiu().isEmpty()) {
-        firstCompute = firstCompute < 0 ? r : firstCompute;
-        lastCompute = r;
+    final int[] at; // transfer row, or -1
+    final boolean[] written;
+    final int[] firstTouch;
+    final int[] lastTouch;
+    final int[] lastWrite;
+    final List<java.util.BitSet> touched = new ArrayList<>();
+
+    Scan(GroupTimesteps t) {
+      this.t = t;
+      this.rows = t.lmem().timesteps();
+      int n = t.lmem().buffers().size();
+      at = new int[n];
+      written = new boolean[n];
+      firstTouch = new int[n];
+      lastTouch = new int[n];
+      lastWrite = new int[n];
+      java.util.Arrays.fill(at, -1);
+      java.util.Arrays.fill(firstTouch, -1);
+      java.util.Arrays.fill(lastTouch, -1);
+      java.util.Arrays.fill(lastWrite, -1);
+      for (int b = 0; b < n; b++) {
+        touched.add(new java.util.BitSet());
       }
-      if (touches(rows.get(r), b)) {
-        firstTouch = firstTouch < 0 ? r : firstTouch;
-        lastTouch = r;
-      }
-      for (Timestep.TiuOp op : rows.get(r).tiu()) {
-        if (op.results().contains(b)) {
-          lastWrite = r;
+      for (int r = 0; r < rows.size(); r++) {
+        Timestep row = rows.get(r);
+        for (int b : row.gdma()) {
+          if (at[b] < 0) {
+            at[b] = r;
+          }
+        }
+        if (!row.tiu().isEmpty()) {
+          firstCompute = firstCompute < 0 ? r : firstCompute;
+          lastCompute = r;
+        }
+        for (Timestep.TiuOp op : row.tiu()) {
+          for (int b : op.operands()) {
+            touch(b, r);
+          }
+          for (int b : op.results()) {
+            touch(b, r);
+            written[b] = true;
+            lastWrite[b] = r;
+          }
+          for (int b : op.scratch()) {
+            touch(b, r);
+          }
         }
       }
     }
-    int cur = at.get();
-    int stage = t.stages().get(b);
-    boolean load = isLoad(t, b);
-    int from;
-    int to;
-    if (stage == 1 && load) { // before its first reader (one no TIU op reads only moves earlier)
-      from = firstCompute;
-      to = firstTouch > cur ? firstTouch - 1 : cur;
-    } else if (stage == 1) { // after its last writer (one no TIU op writes only moves later)
-      from = Math.max(lastWrite >= 0 && lastWrite < cur ? lastWrite + 1 : cur, firstCompute);
-      to = lastCompute;
-    } else if (stage == 0 && load) { // folded: after the last row that touches it
-      from = Math.max(lastTouch + 1, firstCompute);
-      to = lastCompute;
-    } else if (stage == 2 && !load) { // folded: before the first row that touches it
-      from = firstCompute;
-      to = firstTouch >= 0 ? firstTouch - 1 : cur;
-    } else {
+
+    private void touch(int b, int r) {
+      firstTouch[b] = firstTouch[b] < 0 ? r : firstTouch[b];
+      lastTouch[b] = r;
+      touched.get(b).set(r);
+    }
+
+    List<Integer> legalRows(int b) {
+      List<Integer> out = new ArrayList<>();
+      if (at[b] < 0) {
+        return out;
+      }
+      int cur = at[b];
+      int stage = t.stages().get(b);
+      boolean load = !written[b];
+      int from;
+      int to;
+      if (stage == 1 && load) { // before its first reader (one no TIU op reads only moves earlier)
+        from = firstCompute;
+        to = firstTouch[b] > cur ? firstTouch[b] - 1 : cur;
+      } else if (stage == 1) { // after its last writer (one no TIU op writes only moves later)
+        from =
+            Math.max(
+                lastWrite[b] >= 0 && lastWrite[b] < cur ? lastWrite[b] + 1 : cur, firstCompute);
+        to = lastCompute;
+      } else if (stage == 0 && load) { // folded: after the last row that touches it
+        from = Math.max(lastTouch[b] + 1, firstCompute);
+        to = lastCompute;
+      } else if (stage == 2 && !load) { // folded: before the first row that touches it
+        from = firstCompute;
+        to = firstTouch[b] >= 0 ? firstTouch[b] - 1 : cur;
+      } else {
+        return out;
+      }
+      for (int r = Math.max(from, 0); r <= to; r++) {
+        if (r != cur && !touched.get(b).get(r)) {
+          out.add(r);
+        }
+      }
       return out;
     }
-    for (int r = Math.max(from, 0); r <= to; r++) {
-      if (r != cur && !touches(rows.get(r), b)) {
-        out.add(r);
-      }
+  }
+
+  /**
+   * The lifetimes the buffers of {@code t} take when one transfer moves ({@link #apply} with that
+   * one move gives the same), without building moved tables: {@code lives(t).of(b, row)}.
+   */
+  public static Lives lives(GroupTimesteps t) {
+    return new Lives(new BufferLifetimes.Moved(t.lmem().buffers(), t.lmem().timesteps()));
+  }
+
+  /** See {@link #lives}. */
+  public static final class Lives {
+    private final BufferLifetimes.Moved moved;
+
+    private Lives(BufferLifetimes.Moved moved) {
+      this.moved = moved;
     }
-    return out;
+
+    /** Buffer {@code b} with its lifetime once its transfer is in row {@code row}. */
+    public LmemBuffer of(int b, int row) {
+      return moved.life(b, row);
+    }
   }
 
   /** The window of a transfer, in words, for {@link Illegal}'s message. */
@@ -186,6 +265,7 @@ public final class TimestepMoves {
     List<LmemBuffer> buffers = inst.buffers();
     List<Timestep> rows = inst.timesteps();
     int prev = -1;
+    Scan scan = new Scan(base);
     for (TransferMove m : moves) {
       if (m.buffer() >= buffers.size()) {
         return new Illegal("move of buffer " + m.buffer() + ": no such buffer");
@@ -198,7 +278,7 @@ public final class TimestepMoves {
       if (transferRow(base, m.buffer()).isEmpty()) {
         return new Illegal(id + ": no GDMA transfer to move");
       }
-      if (!legalRows(base, m.buffer()).contains(m.row())) {
+      if (!scan.legalRows(m.buffer()).contains(m.row())) {
         boolean load = isLoad(base, m.buffer());
         int stage = base.stages().get(m.buffer());
         return new Illegal(

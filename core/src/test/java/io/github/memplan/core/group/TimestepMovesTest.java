@@ -195,4 +195,36 @@ class TimestepMovesTest {
     return new GroupingValidator()
         .validate(p, new Grouping(Grouping.names(p.order()), RULES, "today", List.of(grp)));
   }
+
+  /**
+   * {@link TimestepMoves#lives} gives every buffer, at every row it may move to, the life {@link
+   * TimestepMoves#apply} gives it with that one move (folded transfers wrap: x and w loaded in rows
+   * 1 or 2 for the next iteration live on to conv in row 0); the batch {@link
+   * TimestepMoves#legalRows(GroupTimesteps)} agrees with the one-buffer form.
+   */
+  @Test
+  void livesAndLegalRowsOfEveryBufferAgreeWithApplyingEachMove() {
+    for (Graph g : List.of(graph(), GroupFixtures.prefetch(false))) {
+      GroupTimesteps t = built(g).timesteps();
+      TimestepMoves.Lives lives = TimestepMoves.lives(t);
+      List<List<Integer>> legal = TimestepMoves.legalRows(t);
+      int checked = 0;
+      for (int b = 0; b < t.lmem().buffers().size(); b++) {
+        assertThat(legal.get(b)).isEqualTo(TimestepMoves.legalRows(t, b));
+        for (int r : legal.get(b)) {
+          GroupTimesteps moved =
+              ((TimestepMoves.Moved) TimestepMoves.apply(t, List.of(new TransferMove(b, r))))
+                  .table();
+          assertThat(lives.of(b, r)).isEqualTo(moved.lmem().buffers().get(b));
+          checked++;
+        }
+      }
+      assertThat(checked).isPositive();
+    }
+    GroupTimesteps t = built(graph()).timesteps();
+    LmemBuffer x = TimestepMoves.lives(t).of(index(t, "x"), 1);
+    assertThat(x.start()).isEqualTo(1);
+    assertThat(x.end()).isZero();
+    assertThat(x.wraps()).isTrue();
+  }
 }

@@ -13,6 +13,7 @@ import io.github.memplan.core.group.GroupType;
 import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.ShapeSecs;
 import io.github.memplan.core.group.ShapeSecsBounds;
+import io.github.memplan.core.group.SliceInfo;
 import io.github.memplan.core.group.SliceResult;
 import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.Slicing;
@@ -61,12 +62,14 @@ import java.util.OptionalLong;
  *       bound reaches the cutoff is dropped before its table is built;
  *   <li>each is costed with the {@link CostModel} (the cost needs no LMEM address); with a cutoff
  *       ({@link #bestBelow}) those costing the cutoff or more are dropped;
- *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity gets the table
- *       of {@link TransferSearch#fit} instead (its loads moved later and its stores earlier until
- *       every row fits, then the descent within the LMEM: transfer moves inside the costing, as
- *       opt=3 chooses timesteps under an LMEM bound per timestep), costed with its moves; it is
- *       dropped without asking the oracle only when even each buffer's shortest life does not fit
- *       (no placement can exist);
+ *   <li>a candidate whose {@link LmemLowerBounds#maxLive} exceeds the LMEM capacity gets instead
+ *       the cheaper of the table of {@link TransferSearch#fit} (each buffer's shortest life) and
+ *       the exact assignment of {@link TransferSearch#exact} (CP-SAT, asked for a table below the
+ *       cutoff and the fitted one's cycles, within a deterministic budget per table and per solve):
+ *       transfer moves inside the costing, as opt=3 chooses timesteps under an LMEM bound per
+ *       timestep; costed with its moves, memoised per range and secs; it is dropped without asking
+ *       the oracle only when even each buffer's shortest life does not fit (no placement can
+ *       exist);
  *   <li>the rest are sorted by (objective, loops, nsecs, hsecs, wsecs);
  *   <li>the {@link LmemOracle} places them in that order; the first placement it finds (validated
  *       by {@code LmemValidator}) makes the group: the cheapest valid secs of the space ({@link
@@ -100,6 +103,15 @@ public final class GroupEvaluator {
 
   /** Default cap on the loops ({@code nsecs · hsecs · wsecs}) of a candidate secs. */
   public static final int DEFAULT_MAX_ITERATIONS = 256;
+
+  /**
+   * CP-SAT's deterministic time for the exact transfer assignments of one solve, and of one table
+   * ({@link TransferSearch.AssignmentBudget}; one unit is roughly two seconds on this project's
+   * 2-core reference machine).
+   */
+  static final double ASSIGNMENT_DETERMINISTIC_TIME = 8.0;
+
+  static final double ASSIGNMENT_DETERMINISTIC_TIME_PER_TABLE = 0.2;
 
   /** A valid group with its cost and objective value. */
   public record Evaluated(Group group, GroupCost cost, long objective) {}
@@ -181,6 +193,13 @@ public final class GroupEvaluator {
   private long sliceFailures;
   private long maxLiveSkips;
   private long fittedTables;
+  private final Map<AssignKey, Assignment> assignments = new HashMap<>();
+  private long assignedTables;
+  private final TransferSearch.AssignmentBudget assignmentBudget =
+      new TransferSearch.AssignmentBudget(
+          ASSIGNMENT_DETERMINISTIC_TIME, ASSIGNMENT_DETERMINISTIC_TIME_PER_TABLE);
+  private long assignedGroups;
+  private long provenAssignments;
   private long costed;
   private long capTruncated;
   private long bestOverHalfCap;
@@ -353,13 +372,18 @@ public final class GroupEvaluator {
   }
 
   /**
-   * {@code b} (the table of {@code ops} at {@code secs}) costed; when its live bytes exceed the
-   * LMEM in some row, the table {@link TransferSearch#fit} moves its transfers to instead (loads
-   * later and stores earlier: each buffer's shortest life), costed; null when even that does not
-   * fit. Deterministic, so that ranking a range and confirming it later build the same table.
+   * {@code b} (the table of the ops {@code first..last} at {@code secs}) costed; when its live
+   * bytes exceed the LMEM in some row, the cheaper of the table {@link TransferSearch#fit} moves
+   * its transfers to (loads later and stores earlier: each buffer's shortest life) and the one
+   * {@link TransferSearch#exact} assigns (CP-SAT, asked only for a table below {@code cutoff}),
+   * costed; null when even the shortest lives do not fit. The assignment is memoised per range and
+   * secs, so that ranking a range and confirming it later build the same table ({@code rebuild}:
+   * the memoised one whatever the cutoff).
    */
-  private Candidate costed(List<Op> ops, ShapeSecs secs, GroupCandidate.Built b) {
+  private Candidate costed(
+      int first, int last, ShapeSecs secs, GroupCandidate.Built b, long cutoff, boolean rebuild) {
     costed++;
+    List<Op> ops = p.order().subList(first, last + 1);
     LmemInstance inst = b.timesteps().lmem();
     GroupCandidate.Built table = b;
     List<TransferMove> moves = List.of();
@@ -376,10 +400,65 @@ public final class GroupEvaluator {
       fittedTables++;
       table = new GroupCandidate.Built(b.slices(), fitted.get().table());
       moves = fitted.get().moves();
+      AssignKey key = new AssignKey(first, last, secs);
+      Assignment a = assignments.get(key);
+      if (a == null || (!rebuild && a.table() == null && cutoff > a.cutoff())) {
+        a = assign(ops, secs, b, roofline, fitted.get(), cutoff);
+        assignments.put(key, a);
+      }
+      if (a.table() != null) {
+        table = new GroupCandidate.Built(b.slices(), a.table());
+        moves = a.moves();
+      }
     }
     GroupCost cost =
         costModel.group(p.graph(), ops, p.chip(), secs, b.slices().slices(), table.timesteps());
     return new Candidate(secs, table, cost, objective(cost), moves);
+  }
+
+  /** The range and secs of a memoised {@link Assignment}. */
+  private record AssignKey(int first, int last, ShapeSecs secs) {}
+
+  /**
+   * The exact assignment of a table, when it is cheaper than the fitted one ({@code table} null
+   * when it is not, or none was found below {@code cutoff}).
+   */
+  private record Assignment(List<TransferMove> moves, GroupTimesteps table, long cutoff) {}
+
+  private Assignment assign(
+      List<Op> ops,
+      ShapeSecs secs,
+      GroupCandidate.Built b,
+      RooflineCostModel roofline,
+      TransferSearch.Fitted fitted,
+      long cutoff) {
+    Map<String, SliceInfo> slices = b.slices().slices();
+    long fittedCycles =
+        roofline.group(p.graph(), ops, p.chip(), secs, slices, fitted.table()).cycles();
+    long below = p.options().objective() == GroupOptions.Objective.CYCLES ? cutoff : MAX_COST;
+    Optional<TransferSearch.Assigned> exact =
+        TransferSearch.exact(
+            p.graph(),
+            p.chip(),
+            ops,
+            secs,
+            slices,
+            b.timesteps(),
+            roofline,
+            fitted.moves(),
+            Math.min(below, fittedCycles),
+            ctx,
+            assignmentBudget);
+    if (exact.isEmpty()
+        || roofline.group(p.graph(), ops, p.chip(), secs, slices, exact.get().table()).cycles()
+            >= fittedCycles) { // the model's rational GDMA ceiling may round apart by a cycle
+      return new Assignment(List.of(), null, cutoff);
+    }
+    assignedTables++;
+    if (exact.get().optimal()) {
+      provenAssignments++;
+    }
+    return new Assignment(exact.get().moves(), exact.get().table(), cutoff);
   }
 
   /**
@@ -429,7 +508,7 @@ public final class GroupEvaluator {
       }
       GroupCandidate.Built b =
           new GroupCandidate.Built(s, method.build(name, graph, ops, chip, secs, s.slices()));
-      Candidate c = costed(ops, secs, b);
+      Candidate c = costed(first, last, secs, b, cutoff, false);
       if (c == null) {
         maxLiveSkips++;
         continue;
@@ -590,7 +669,7 @@ public final class GroupEvaluator {
         instanceof GroupCandidate.Built b)) {
       return null;
     }
-    return costed(ops, secs, b);
+    return costed(first, last, secs, b, MAX_COST, true);
   }
 
   /**
@@ -653,7 +732,8 @@ public final class GroupEvaluator {
 
   /**
    * {@code g} (a group of this problem) with its GDMA transfers moved by {@link TransferSearch} to
-   * lower its cycles, placed by the oracle; {@code g} itself when the objective is DDR bytes (moves
+   * lower its cycles (the descent, then the exact assignment asked for a cheaper table than the
+   * descent's), placed by the oracle; {@code g} itself when the objective is DDR bytes (moves
    * change no byte), the cost model is not the roofline, or nothing helps.
    */
   public Group withMoves(Group g) {
@@ -673,12 +753,42 @@ public final class GroupEvaluator {
     TransferSearch.Result r =
         TransferSearch.improve(p.graph(), p.chip(), ops, g, base, roofline, this::place, ctx);
     moveBackoffs += r.backoffs();
-    if (r.group() != g) {
-      movedGroups++;
-      movedTransfers += r.group().moves().size();
-      movesSaved += r.saved();
+    Group out = r.group();
+    long saved = r.saved();
+    // the exact assignment, asked for a table cheaper than the descent's, placed by the oracle
+    long cycles =
+        roofline.group(p.graph(), ops, p.chip(), g.secs(), g.slices(), out.timesteps()).cycles();
+    Optional<TransferSearch.Assigned> exact =
+        TransferSearch.exact(
+            p.graph(),
+            p.chip(),
+            ops,
+            g.secs(),
+            g.slices(),
+            base,
+            roofline,
+            out.moves(),
+            cycles,
+            ctx,
+            assignmentBudget);
+    if (exact.isPresent()) {
+      GroupTimesteps table = exact.get().table();
+      long better = roofline.group(p.graph(), ops, p.chip(), g.secs(), g.slices(), table).cycles();
+      Optional<LmemSolution> sol = better < cycles ? place(table.lmem()) : Optional.empty();
+      if (sol.isPresent()) {
+        assignedGroups++;
+        saved += cycles - better;
+        out =
+            new Group(
+                g.first(), g.last(), g.secs(), g.slices(), table, sol.get(), exact.get().moves());
+      }
     }
-    return r.group();
+    if (out != g) {
+      movedGroups++;
+      movedTransfers += out.moves().size();
+      movesSaved += saved;
+    }
+    return out;
   }
 
   /**
@@ -725,8 +835,11 @@ public final class GroupEvaluator {
    * canonical-instance memo), structure-hits (ranges answered from a range of the same {@link
    * RangeStructure}), cap-truncated (ranges whose space the loop cap cut), best-over-half-cap
    * (valid ranges whose best secs has more than half the cap's loops: a larger cap might have
-   * offered a cheaper one), and of {@link #withMoves}: moved-groups, moved-transfers,
-   * moves-backoffs (oracle calls on shorter prefixes of a descent), moves-saved (objective saved).
+   * offered a cheaper one), fitted-tables (over-full tables given their shortest lives),
+   * assigned-tables (of those, given a cheaper exact assignment) and proven-assignments (of those,
+   * proven optimal by CP-SAT), and of {@link #withMoves}: moved-groups, moved-transfers,
+   * moves-backoffs (oracle calls on shorter prefixes of a descent), assigned-groups (groups whose
+   * exact assignment beat the descent and was placed), moves-saved (objective saved).
    */
   public Map<String, Long> stats() {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -736,6 +849,9 @@ public final class GroupEvaluator {
     m.put("slice-failures-inherited", inheritedFailures);
     m.put("maxlive-skips", maxLiveSkips);
     m.put("fitted-tables", fittedTables);
+    m.put("assigned-tables", assignedTables);
+    m.put("proven-assignments", provenAssignments);
+    m.put("assigned-groups", assignedGroups);
     m.put("bound-skips", boundSkips);
     m.put("costed", costed);
     m.put("cutoff-skips", cutoffSkips);

@@ -1,5 +1,12 @@
 package io.github.memplan.solvers.group;
 
+import com.google.ortools.sat.BoolVar;
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
 import io.github.memplan.core.chip.Chip;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupTimesteps;
@@ -10,13 +17,17 @@ import io.github.memplan.core.group.TimestepMoves;
 import io.github.memplan.core.group.TransferMove;
 import io.github.memplan.core.ir.Graph;
 import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.lmem.LmemBuffer;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemLowerBounds;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.Timestep;
 import io.github.memplan.core.solve.SolveContext;
+import io.github.memplan.solvers.ortools.BudgetedSolve;
+import io.github.memplan.solvers.ortools.Natives;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,10 +64,28 @@ import java.util.function.Function;
  * and descends from there, rejecting the moves that overflow: the memory-aware rebalancing the
  * source's comment promises, under opt=3's per-timestep LMEM bound.
  *
+ * <p><b>Exact assignment</b> ({@link #exact}): opt=3's MIP with the roofline cycles as its
+ * objective, solved by CP-SAT. One Boolean per transfer and row it may take (its own row and {@link
+ * TimestepMoves#legalRows}), exactly one per transfer. LMEM: in every row, the live bytes of the
+ * transfers that cannot move (pairs in place sharing their larger size, as {@link
+ * LmemLowerBounds#liveBytes} counts them) plus those of every movable buffer whose life at its
+ * chosen row covers that row ({@link TimestepMoves#lives}, the rule of §2.8(e)) fit the capacity; a
+ * movable buffer counts whole, so the model's live bytes bound the real ones from above and every
+ * answer fits. Cycles: for every distinct pipeline step (identical steps are weighted by their
+ * count) and row, {@code y ≥ TIU} and {@code y ≥ ⌈GDMA bytes · MHz / (GB/s · 1000)⌉} as an exact
+ * rational; the sum of {@code y} is minimised, below an optional cutoff. Before CP-SAT is asked,
+ * the choices that overflow a row even with every other buffer at its fewest live bytes are dropped
+ * (they are infeasible in the model), and a cutoff the capacity-free bound of {@link #lowerBound}
+ * reaches answers "none" at once. CP-SAT runs with one worker under a deterministic time limit per
+ * call and per solve ({@link AssignmentBudget}), so a seed gives the same answer on every machine;
+ * {@code optimal} reports its proof.
+ *
  * <p>Departures: opt=3 optimises {@code Σ |slack|} with an exact MIP and a per-timestep LMEM bound;
- * here the roofline cycles themselves are minimised by a local search (a local optimum, not a
- * proven one), and LMEM is checked by the oracle on the final table. §2.8(c)'s profit rule and
- * bubbling are not reproduced. Transfers keep their stage ({@link TimestepMoves}).
+ * here the roofline cycles themselves are minimised, by the exact assignment where its budget
+ * allows (a proven optimum when CP-SAT says so) and by the local search otherwise, and LMEM is
+ * checked by the oracle on the final table. The exact model does not let a moved buffer share its
+ * bytes in place (conservative: it may miss a table that fits only by sharing). §2.8(c)'s profit
+ * rule and bubbling are not reproduced. Transfers keep their stage ({@link TimestepMoves}).
  */
 public final class TransferSearch {
   private TransferSearch() {}
@@ -159,6 +188,456 @@ public final class TransferSearch {
   }
 
   /**
+   * The cheapest table of moves from {@code base} whose live bytes fit the LMEM in every row, found
+   * by CP-SAT (see the class comment, "Exact assignment"), starting from the hint {@code hint}
+   * (moves from {@code base}, or none); empty when it finds no table of fewer than {@code below}
+   * cycles within its share of {@code budget}, or cannot run here. {@code optimal} says CP-SAT
+   * proved it cheapest under the model's live bytes (which count a moved buffer whole, not sharing
+   * in place).
+   */
+  static Optional<Assigned> exact(
+      Graph graph,
+      Chip chip,
+      List<Op> ops,
+      ShapeSecs secs,
+      Map<String, SliceInfo> slices,
+      GroupTimesteps base,
+      RooflineCostModel model,
+      List<TransferMove> hint,
+      long below,
+      SolveContext ctx,
+      AssignmentBudget budget) {
+    if (!Natives.available() || ctx.budget().exhausted() || budget.spent()) {
+      return Optional.empty();
+    }
+    Descent d = new Descent(graph, chip, ops, secs, slices, base, model);
+    int[] start = d.basePos.clone();
+    for (TransferMove m : hint) {
+      start[m.buffer()] = m.row();
+    }
+    return new AssignmentModel(d, start).solve(below, ctx, budget);
+  }
+
+  /**
+   * The deterministic time (CP-SAT's work units, the same on every machine) that {@link #exact} may
+   * spend over one solve, and per call: a solve stops asking once the total is spent, so its result
+   * does not depend on the machine's speed. Not thread-safe: one per solve.
+   */
+  static final class AssignmentBudget {
+    private final double perCall;
+    private double left;
+
+    AssignmentBudget(double total, double perCall) {
+      this.left = total;
+      this.perCall = perCall;
+    }
+
+    boolean spent() {
+      return left <= 0;
+    }
+
+    double nextCall() {
+      return Math.max(1e-6, Math.min(perCall, left));
+    }
+
+    void spend(double deterministicTime) {
+      left -= deterministicTime;
+    }
+  }
+
+  /** A table found by {@link #exact}: its moves, the moved table, and whether it is proven best. */
+  record Assigned(List<TransferMove> moves, GroupTimesteps table, boolean optimal) {}
+
+  /** The CP-SAT model of {@link #exact}. */
+  private static final class AssignmentModel {
+    final Descent d;
+    final int[] hint;
+
+    AssignmentModel(Descent d, int[] hint) {
+      this.d = d;
+      this.hint = hint;
+    }
+
+    Optional<Assigned> solve(long below, SolveContext ctx, AssignmentBudget budget) {
+      LmemInstance inst = d.base.lmem();
+      int rows = inst.timestepCount();
+      int nb = d.nb;
+      List<LmemBuffer> buffers = inst.buffers();
+      boolean[] movable = new boolean[nb];
+      List<List<Integer>> choices = new ArrayList<>();
+      for (int b = 0; b < nb; b++) {
+        movable[b] = !d.legal.get(b).isEmpty();
+        choices.add(movable[b] ? candidates(d.legal.get(b), d.basePos[b]) : List.of());
+      }
+      if (below < Long.MAX_VALUE / 4 && lowerBound(d, movable, choices) >= below) {
+        return Optional.empty();
+      }
+      // live rows of each movable buffer at each of its choices (its lifetime by §2.8(e))
+      TimestepMoves.Lives moved = TimestepMoves.lives(d.base);
+      List<List<LmemBuffer>> lives = new ArrayList<>();
+      for (int b = 0; b < nb; b++) {
+        List<LmemBuffer> at = new ArrayList<>();
+        for (int r : choices.get(b)) {
+          at.add(r == d.basePos[b] ? buffers.get(b) : moved.of(b, r));
+        }
+        lives.add(at);
+      }
+      long[] fixedAt = new long[rows];
+      for (int t = 0; t < rows; t++) {
+        fixedAt[t] = fixedLive(inst, movable, t);
+      }
+      if (!dropOverfull(inst.capacity(), fixedAt, movable, choices, lives)) {
+        return Optional.empty();
+      }
+      if (below < Long.MAX_VALUE / 4 && lowerBound(d, movable, choices) >= below) {
+        return Optional.empty();
+      }
+      CpModel cp = new CpModel();
+      BoolVar[][] x = new BoolVar[nb][];
+      for (int b = 0; b < nb; b++) {
+        if (!movable[b]) {
+          continue;
+        }
+        List<Integer> ch = choices.get(b);
+        x[b] = new BoolVar[ch.size()];
+        for (int i = 0; i < ch.size(); i++) {
+          x[b][i] = cp.newBoolVar("");
+          cp.addHint(x[b][i], ch.get(i) == hint[b] ? 1 : 0);
+        }
+        cp.addExactlyOne(x[b]);
+      }
+      // LMEM: the fixed buffers (sharing in place among themselves) plus every moved buffer whole
+      for (int t = 0; t < rows; t++) {
+        long fixed = fixedLive(inst, movable, t);
+        LinearExprBuilder live = LinearExpr.newBuilder();
+        for (int b = 0; b < nb; b++) {
+          if (movable[b]) {
+            for (int i = 0; i < x[b].length; i++) {
+              if (lives.get(b).get(i).liveAt(t)) {
+                live.addTerm(x[b][i], buffers.get(b).bytes());
+              }
+            }
+          }
+        }
+        cp.addLessOrEqual(live, inst.capacity() - fixed);
+      }
+      // cycles: Σ_column weight · Σ_row max(tiu, ceil(num · bytes / den))
+      long num = Math.round(RooflineCostModel.tiuMhz(d.chip) * 1000);
+      long den = Math.round(RooflineCostModel.ddrGBps(d.chip) * 1_000_000);
+      Map<String, long[]> columns = new LinkedHashMap<>(); // key -> {first step, weight}
+      for (int s = 0; s < d.steps; s++) {
+        StringBuilder key = new StringBuilder();
+        for (int r = 0; r < rows; r++) {
+          key.append(d.terms.tiu()[r][s]).append(',');
+        }
+        key.append('|');
+        for (int b = 0; b < nb; b++) {
+          key.append(d.terms.bytes()[b][s]).append(',');
+        }
+        columns.computeIfAbsent(key.toString(), k -> new long[] {0, 0});
+        long[] c = columns.get(key.toString());
+        if (c[1] == 0) {
+          c[0] = s;
+        }
+        c[1]++;
+      }
+      LinearExprBuilder objective = LinearExpr.newBuilder();
+      long constant = 0;
+      for (long[] col : columns.values()) {
+        int s = (int) col[0];
+        long weight = col[1];
+        for (int r = 0; r < rows; r++) {
+          long tiu = d.terms.tiu()[r][s];
+          long fixedBytes = 0;
+          long maxBytes = 0;
+          LinearExprBuilder bytes = LinearExpr.newBuilder();
+          boolean varies = false;
+          for (int b = 0; b < nb; b++) {
+            long by = d.terms.bytes()[b][s];
+            if (by == 0) {
+              continue;
+            }
+            if (!movable[b]) {
+              if (d.basePos[b] == r) {
+                fixedBytes += by;
+              }
+              continue;
+            }
+            int i = choices.get(b).indexOf(r);
+            if (i >= 0) {
+              bytes.addTerm(x[b][i], by);
+              maxBytes += by;
+              varies = true;
+            }
+          }
+          long low = Math.max(tiu, ceilDiv(num * fixedBytes, den));
+          if (!varies) {
+            constant += weight * low;
+            continue;
+          }
+          long high = Math.max(low, ceilDiv(num * (fixedBytes + maxBytes), den));
+          IntVar y = cp.newIntVar(low, high, "y" + r + "_" + s);
+          bytes.add(fixedBytes);
+          cp.addGreaterOrEqual(LinearExpr.term(y, den), LinearExpr.affine(bytes.build(), num, 0));
+          objective.addTerm(y, weight);
+        }
+      }
+      if (below < Long.MAX_VALUE / 4) {
+        cp.addLessOrEqual(objective, below - 1 - constant);
+      }
+      cp.minimize(objective);
+      CpSolver solver = new CpSolver();
+      BudgetedSolve.configure(solver, ctx, 1, budget.nextCall());
+      CpSolverStatus status = BudgetedSolve.solve(solver, cp, ctx.budget(), null);
+      budget.spend(solver.response().getDeterministicTime());
+      if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
+        return Optional.empty();
+      }
+      int[] pos = d.basePos.clone();
+      for (int b = 0; b < nb; b++) {
+        if (movable[b]) {
+          for (int i = 0; i < x[b].length; i++) {
+            if (solver.booleanValue(x[b][i])) {
+              pos[b] = choices.get(b).get(i);
+            }
+          }
+        }
+      }
+      if (!d.fits(pos)) { // cannot happen: the model's live bytes bound the real ones from above
+        throw new IllegalStateException("transfer assignment overflowed the LMEM");
+      }
+      return Optional.of(
+          new Assigned(
+              moves(d.basePos, pos),
+              moved(d.base, d.basePos, pos),
+              status == CpSolverStatus.OPTIMAL));
+    }
+  }
+
+  /**
+   * A lower bound on the cycles of every assignment, capacity ignored: per step, each row costs at
+   * least {@code max(TIU, GDMA of its fixed transfers)}, and the moved transfers' GDMA cycles
+   * beyond the TIU slack left in the rows they may go to add on top ({@code Σ_r max(t_r, g_r) ≥ Σ_r
+   * max(t_r, ⌈kF_r⌉) + max(0, k·M − Σ_r (max(t_r, ⌈kF_r⌉) − kF_r))}, {@code F_r} the fixed bytes of
+   * row r, {@code M} the moved bytes of the step, {@code k} GDMA cycles per byte).
+   */
+  private static long lowerBound(Descent d, boolean[] movable, List<List<Integer>> choices) {
+    int rows = d.base.lmem().timestepCount();
+    double perByte = d.model.gdmaCycles(1_000_000_000L, d.chip) / 1e9;
+    double total = 0;
+    for (int s = 0; s < d.steps; s++) {
+      long[] fixedBytes = new long[rows];
+      boolean[] reach = new boolean[rows];
+      long moved = 0;
+      for (int b = 0; b < d.nb; b++) {
+        long by = d.terms.bytes()[b][s];
+        if (by == 0) {
+          continue;
+        }
+        if (!movable[b]) {
+          if (d.basePos[b] >= 0) {
+            fixedBytes[d.basePos[b]] += by;
+          }
+        } else {
+          moved += by;
+          for (int r : choices.get(b)) {
+            reach[r] = true;
+          }
+        }
+      }
+      double slack = 0;
+      double[] rowSlack = new double[rows];
+      for (int r = 0; r < rows; r++) {
+        long row = Math.max(d.terms.tiu()[r][s], d.model.gdmaCycles(fixedBytes[r], d.chip));
+        total += row;
+        rowSlack[r] = row - perByte * fixedBytes[r];
+        if (reach[r]) {
+          slack += rowSlack[r];
+        }
+      }
+      double each = 0; // every moved transfer on its own, in its row with the most slack
+      for (int b = 0; b < d.nb; b++) {
+        long by = d.terms.bytes()[b][s];
+        if (movable[b] && by > 0) {
+          double least = Double.MAX_VALUE;
+          for (int r : choices.get(b)) {
+            least = Math.min(least, Math.max(0, perByte * by - rowSlack[r]));
+          }
+          each += least;
+        }
+      }
+      total += Math.max(each, Math.max(0, perByte * moved - slack));
+    }
+    return (long) Math.floor(total * (1 - 1e-9));
+  }
+
+  /**
+   * Drops the choices that overflow the LMEM in some row even with every other moved buffer at its
+   * least live bytes in that row, until none does; false when a buffer is left with none (no
+   * assignment fits). A choice dropped here fails the model's LMEM rows in every assignment, so the
+   * model's optimum is unchanged; its size and its bound ({@link #lowerBound}) shrink.
+   */
+  private static boolean dropOverfull(
+      long capacity,
+      long[] fixedAt,
+      boolean[] movable,
+      List<List<Integer>> choices,
+      List<List<LmemBuffer>> lives) {
+    int rows = fixedAt.length;
+    int nb = movable.length;
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      // count[b][t]: choices of b live in row t; b's least bytes in t are its size when all are
+      int[][] count = new int[nb][];
+      long[] slack = new long[rows]; // capacity less the fixed and every buffer's least bytes
+      long most = 0;
+      for (int t = 0; t < rows; t++) {
+        slack[t] = capacity - fixedAt[t];
+      }
+      for (int b = 0; b < nb; b++) {
+        if (!movable[b]) {
+          continue;
+        }
+        count[b] = liveCounts(lives.get(b), rows);
+        int k = lives.get(b).size();
+        long size = lives.get(b).get(0).bytes();
+        for (int t = 0; t < rows; t++) {
+          if (count[b][t] == k) {
+            slack[t] -= size;
+          }
+        }
+        most = Math.max(most, size);
+      }
+      long least = Long.MAX_VALUE;
+      for (long v : slack) {
+        least = Math.min(least, v);
+      }
+      if (least < 0) {
+        return false; // over capacity whatever the choices
+      }
+      if (least >= most && !changed) {
+        return true; // every choice fits whatever the others are (checked per buffer below too)
+      }
+      for (int b = 0; b < nb; b++) {
+        if (!movable[b]) {
+          continue;
+        }
+        int k = lives.get(b).size();
+        long size = lives.get(b).get(0).bytes();
+        // bad rows: b is not live there in every choice, and its bytes do not fit the slack
+        int[] badPrefix = new int[rows + 1];
+        for (int t = 0; t < rows; t++) {
+          boolean bad = count[b][t] < k && slack[t] < size;
+          badPrefix[t + 1] = badPrefix[t] + (bad ? 1 : 0);
+        }
+        if (badPrefix[rows] == 0) {
+          continue;
+        }
+        List<Integer> keepRows = new ArrayList<>();
+        List<LmemBuffer> keepLives = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+          LmemBuffer life = lives.get(b).get(i);
+          if (!hits(life, badPrefix, rows)) {
+            keepRows.add(choices.get(b).get(i));
+            keepLives.add(life);
+          }
+        }
+        if (keepRows.isEmpty()) {
+          return false;
+        }
+        if (keepRows.size() < k) {
+          choices.set(b, keepRows);
+          lives.set(b, keepLives);
+          changed = true;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** For each row, how many of {@code lives} are live in it. */
+  private static int[] liveCounts(List<LmemBuffer> lives, int rows) {
+    int[] diff = new int[rows + 1];
+    for (LmemBuffer life : lives) {
+      if (life.held()) {
+        diff[0]++;
+        diff[rows]--;
+      } else if (life.start() <= life.end()) {
+        diff[life.start()]++;
+        diff[life.end() + 1]--;
+      } else {
+        diff[life.start()]++;
+        diff[rows]--;
+        diff[0]++;
+        diff[life.end() + 1]--;
+      }
+    }
+    int[] count = new int[rows];
+    int run = 0;
+    for (int t = 0; t < rows; t++) {
+      run += diff[t];
+      count[t] = run;
+    }
+    return count;
+  }
+
+  /** Whether {@code life} is live in a row that {@code prefix} (running counts) marks. */
+  private static boolean hits(LmemBuffer life, int[] prefix, int rows) {
+    if (life.held()) {
+      return prefix[rows] > 0;
+    }
+    if (life.start() <= life.end()) {
+      return prefix[life.end() + 1] - prefix[life.start()] > 0;
+    }
+    return prefix[rows] - prefix[life.start()] + prefix[life.end() + 1] > 0;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return Math.floorDiv(a + b - 1, b);
+  }
+
+  /**
+   * Live bytes in row {@code t} of the buffers that do not move, as {@link
+   * LmemLowerBounds#liveBytes} counts them (pairs in place sharing their larger size).
+   */
+  private static long fixedLive(LmemInstance inst, boolean[] movable, int t) {
+    List<LmemBuffer> buffers = inst.buffers();
+    int n = buffers.size();
+    int[] parent = new int[n];
+    for (int i = 0; i < n; i++) {
+      parent[i] = i;
+    }
+    for (io.github.memplan.core.lmem.InPlace p : inst.inPlace()) {
+      if (!movable[p.input()]
+          && !movable[p.output()]
+          && buffers.get(p.input()).liveAt(t)
+          && buffers.get(p.output()).liveAt(t)) {
+        parent[root(parent, p.input())] = root(parent, p.output());
+      }
+    }
+    long[] max = new long[n];
+    for (int i = 0; i < n; i++) {
+      if (!movable[i] && buffers.get(i).liveAt(t)) {
+        int r = root(parent, i);
+        max[r] = Math.max(max[r], buffers.get(i).bytes());
+      }
+    }
+    long sum = 0;
+    for (long m : max) {
+      sum += m;
+    }
+    return sum;
+  }
+
+  private static int root(int[] parent, int i) {
+    while (parent[i] != i) {
+      i = parent[i];
+    }
+    return i;
+  }
+
+  /**
    * Steepest descent over single-transfer moves of one table: the state of {@link #improve} and
    * {@link #fit}.
    */
@@ -170,7 +649,7 @@ public final class TransferSearch {
     final int nb;
     final int steps;
     final int[] basePos;
-    final List<List<Integer>> legal = new ArrayList<>();
+    final List<List<Integer>> legal;
 
     Descent(
         Graph graph,
@@ -187,10 +666,14 @@ public final class TransferSearch {
       this.nb = base.lmem().buffers().size();
       this.steps = terms.steps();
       this.basePos = new int[nb];
-      for (int b = 0; b < nb; b++) {
-        basePos[b] = TimestepMoves.transferRow(base, b).orElse(-1);
-        legal.add(TimestepMoves.legalRows(base, b));
+      java.util.Arrays.fill(basePos, -1);
+      List<Timestep> rows = base.lmem().timesteps();
+      for (int r = rows.size() - 1; r >= 0; r--) {
+        for (int b : rows.get(r).gdma()) {
+          basePos[b] = r;
+        }
       }
+      this.legal = TimestepMoves.legalRows(base);
     }
 
     /** Whether the table of {@code pos} fits the LMEM by its live bytes. */

@@ -64,16 +64,14 @@ class TransferSearchTest {
   }
 
   private static Group unmoved(Graph g) {
+    return unmoved(g, "today");
+  }
+
+  private static Group unmoved(Graph g, String method) {
     GroupCandidate.Built b =
         (GroupCandidate.Built)
             GroupCandidate.build(
-                "prefetch3",
-                g,
-                g.ops(),
-                BM1684X,
-                ShapeSecs.ONE,
-                RULES,
-                TimestepMethod.get("today"));
+                "prefetch3", g, g.ops(), BM1684X, ShapeSecs.ONE, RULES, TimestepMethod.get(method));
     LmemSolution sol =
         new StackLmemPlanner().solve(b.timesteps().lmem(), SolveContext.unlimited()).solution();
     return new Group(0, 2, ShapeSecs.ONE, b.slices().slices(), b.timesteps(), sol);
@@ -228,5 +226,116 @@ class TransferSearchTest {
         GroupProblem.of(g, BM1684X, new GroupOptions(true, GroupOptions.Objective.DDR_BYTES));
     assertThat(plan("group-dp-best", p, "on").solution().groups())
         .allSatisfy(x -> assertThat(x.moves()).isEmpty());
+  }
+
+  private static GroupTimesteps withCapacity(GroupTimesteps t, long capacity) {
+    LmemInstance i = t.lmem();
+    return new GroupTimesteps(
+        new LmemInstance(
+            i.name(),
+            capacity,
+            i.banks(),
+            capacity / i.banks(),
+            i.euBytes(),
+            i.buffers(),
+            i.timesteps(),
+            i.inPlace()),
+        t.tensors(),
+        t.stages());
+  }
+
+  private static Optional<TransferSearch.Assigned> exact(
+      Graph g, Group base, GroupTimesteps t, long below) {
+    return TransferSearch.exact(
+        g,
+        BM1684X,
+        g.ops(),
+        base.secs(),
+        base.slices(),
+        t,
+        MODEL,
+        List.of(),
+        below,
+        SolveContext.unlimited(),
+        new TransferSearch.AssignmentBudget(10, 1));
+  }
+
+  /** The cheapest table of every legal assignment whose live bytes fit, by enumeration. */
+  private static long bruteForce(Graph g, Group base, GroupTimesteps t) {
+    List<List<Integer>> legal = TimestepMoves.legalRows(t);
+    long best = Long.MAX_VALUE;
+    int[] pick = new int[legal.size()]; // 0 = stay, i = legal.get(b).get(i - 1)
+    while (true) {
+      List<TransferMove> moves = new java.util.ArrayList<>();
+      for (int b = 0; b < pick.length; b++) {
+        if (pick[b] > 0) {
+          moves.add(new TransferMove(b, legal.get(b).get(pick[b] - 1)));
+        }
+      }
+      GroupTimesteps moved = ((TimestepMoves.Moved) TimestepMoves.apply(t, moves)).table();
+      if (io.github.memplan.core.lmem.LmemLowerBounds.maxLive(moved.lmem())
+          <= moved.lmem().capacity()) {
+        best =
+            Math.min(
+                best, MODEL.group(g, g.ops(), BM1684X, base.secs(), base.slices(), moved).cycles());
+      }
+      int b = 0;
+      while (b < pick.length && pick[b] == legal.get(b).size()) {
+        pick[b++] = 0;
+      }
+      if (b == pick.length) {
+        return best;
+      }
+      pick[b]++;
+    }
+  }
+
+  /**
+   * The exact assignment (CP-SAT) is the cheapest of every legal assignment that fits, by
+   * enumeration: 3360 cycles with the chip's LMEM (y loaded under the conv, as the descent finds),
+   * and with an LMEM just large enough for the unmoved table, too small for that one, whatever else
+   * fits; below a cutoff at the optimum it finds nothing, one cycle above it the optimum again.
+   */
+  @Test
+  void theExactAssignmentIsTheCheapestOfEveryLegalAssignmentThatFits() {
+    Graph g = graph();
+    // without pairs in place, the model's live bytes are the real ones (it counts a moved buffer
+    // whole), so enumeration and CP-SAT must agree exactly
+    Group base = unmoved(g, "today-no-in-place");
+    assertThat(base.timesteps().lmem().inPlace()).isEmpty();
+    int y = y(base.timesteps());
+    GroupTimesteps early =
+        ((TimestepMoves.Moved)
+                TimestepMoves.apply(base.timesteps(), List.of(new TransferMove(y, 0))))
+            .table();
+    int banks = base.timesteps().lmem().banks();
+    // whole banks, just too few for the table with y loaded early; then half of that
+    long tight =
+        (io.github.memplan.core.lmem.LmemLowerBounds.maxLive(early.lmem()) - 1) / banks * banks;
+    long half = tight / 2 / banks * banks;
+    int found = 0;
+    for (long capacity : List.of(base.timesteps().lmem().capacity(), tight, half)) {
+      GroupTimesteps t = withCapacity(base.timesteps(), capacity);
+      long brute = bruteForce(g, base, t);
+      Optional<TransferSearch.Assigned> got = exact(g, base, t, GroupEvaluator.MAX_COST);
+      assertThat(got.isPresent()).as("capacity %d", capacity).isEqualTo(brute < Long.MAX_VALUE);
+      if (got.isEmpty()) {
+        continue;
+      }
+      found++;
+      TransferSearch.Assigned a = got.get();
+      long cycles =
+          MODEL.group(g, g.ops(), BM1684X, base.secs(), base.slices(), a.table()).cycles();
+      assertThat(a.optimal()).isTrue();
+      assertThat(cycles).as("capacity %d", capacity).isEqualTo(brute);
+      assertThat(io.github.memplan.core.lmem.LmemLowerBounds.maxLive(a.table().lmem()))
+          .isLessThanOrEqualTo(capacity);
+      assertThat(cycles).isEqualTo(3360); // only the chip's LMEM fits any table here
+      for (long below : List.of(cycles, cycles + 1)) {
+        Optional<TransferSearch.Assigned> cut = exact(g, base, t, below);
+        assertThat(cut.isPresent()).as("below %d", below).isEqualTo(below > cycles);
+      }
+    }
+    assertThat(found).isEqualTo(1);
   }
 }
