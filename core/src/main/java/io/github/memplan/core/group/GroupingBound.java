@@ -305,16 +305,35 @@ import java.util.Set;
  *       one row of every split axis, whole on C and on the axes of one sec.
  * </ul>
  *
- * <p>What the bound ignores (so where it is loose): every iteration's halo overlap beyond the
- * union, H/W margins, the barrier between rows beyond sections 4 and 5's weights, how many secs the
- * LMEM forces on a range (section 6 takes the first slice as short as one row unless the axis has
- * one sec), slicing's refusals other than those of section 6, and for a range that today's rules
- * type GROUP_MM or GROUP_SMALL_C, section 5.
+ * <h2>7. Every secs of a range, for groupings sliced under known rules</h2>
+ *
+ * A {@link Grouping} names the slicing rules its groups are sliced under ({@link Grouping#rules})
+ * and {@link GroupingValidator} slices each group under them. For the groupings of a folding method
+ * sliced under given rules ({@link #forGroupings}), a range's bound is the larger of sections 2 to
+ * 6 and {@link SlicedBound#best}: the least, over every secs that slicing accepts for the range, of
+ * a bound on every valid group at that secs. At one secs the slices are known, so that bound counts
+ * the halo rows every iteration computes and loads, the pipeline's first and last iterations at
+ * their real slices, the weights whose iteration-0 loads only that iteration's TIU work can hide,
+ * and no group at all where the live bytes of a row overflow the lane (its class comment has the
+ * proof). Computing it walks a box of secs per range, so the DP refines lazily: it finds the least
+ * partition with every range at its section 2 bound, replaces the bounds of the ranges that
+ * partition uses by their section 7 bounds, and repeats until the least partition uses refined
+ * ranges only. Each refined value is a bound of its range and every other value is too, so the
+ * partition's sum is a bound at every step; a range whose walk would exceed the work left ({@code
+ * REFINE_WORK}, which keeps yolov3 and yolov5s to a few seconds) keeps its section 2 bound. Bytes
+ * are refined the same way. Not for v0's tables, whose transfers are not staged, nor for groupings
+ * whose rules are unknown ({@link #forMethod}).
+ *
+ * <p>What the bound ignores (so where it is loose): H/W margins, the barrier between rows beyond
+ * the weights of sections 4, 5 and 7, slicing's refusals other than those of sections 6 and 7, for
+ * a range that today's rules type GROUP_MM or GROUP_SMALL_C section 5, and for ranges section 7
+ * does not refine (other methods, unknown rules, out of work) everything it adds.
  */
 public final class GroupingBound {
   private final RooflineCostModel model;
   private final GroupProblem problem;
   private final boolean folded;
+  private final SliceRules rules;
   private final Graph graph;
   private final Chip chip;
   private final List<Op> order;
@@ -369,7 +388,18 @@ public final class GroupingBound {
    * of every valid grouping otherwise.
    */
   public GroupingBound(RooflineCostModel model, GroupProblem problem, boolean folded) {
+    this(model, problem, folded, null);
+  }
+
+  /**
+   * As {@link #GroupingBound(RooflineCostModel, GroupProblem, boolean)}, and when {@code folded}
+   * and {@code rules} is not null, the bounds of the groupings sliced under {@code rules} only,
+   * which section 7 tightens.
+   */
+  public GroupingBound(
+      RooflineCostModel model, GroupProblem problem, boolean folded, SliceRules rules) {
     this.folded = folded;
+    this.rules = folded ? rules : null;
     this.model = model;
     this.problem = problem;
     this.graph = problem.graph();
@@ -413,6 +443,17 @@ public final class GroupingBound {
   }
 
   /**
+   * The bounds of the groupings built with the timestep method {@code methodId} and sliced under
+   * {@code rules} (a {@link Grouping}'s own: {@link Grouping#timestepMethod}, {@link
+   * Grouping#rules}), tighter when the method folds transfers across iterations (sections 5 and 7),
+   * under {@code model}.
+   */
+  public static GroupingBound forGroupings(
+      RooflineCostModel model, GroupProblem problem, String methodId, SliceRules rules) {
+    return new GroupingBound(model, problem, folds(methodId), rules);
+  }
+
+  /**
    * Whether the timestep method {@code methodId} folds transfers across iterations ({@link
    * TimestepMethod#foldsAcrossIterations}); false for null or an unknown id.
    */
@@ -427,6 +468,11 @@ public final class GroupingBound {
   /** Whether these are the bounds of groupings whose method folds across iterations. */
   public boolean folded() {
     return folded;
+  }
+
+  /** The slicing rules section 7 slices under, or null when it is not applied. */
+  public SliceRules rules() {
+    return rules;
   }
 
   /** The problem. */
@@ -513,8 +559,13 @@ public final class GroupingBound {
         bestCycles[j] = c[0];
         bestBytes[j] = b[0];
       }
-      cycles += bestCycles[n];
-      bytes += bestBytes[n];
+      if (rules != null && n <= KEPT_RANGE) {
+        cycles += refined(a, n, Part::cycles, bestCycles[n]);
+        bytes += refined(a, n, Part::bytes, bestBytes[n]);
+      } else {
+        cycles += bestCycles[n];
+        bytes += bestBytes[n];
+      }
     }
     for (int i = 0; i < order.size(); i++) {
       if (!inBase[i]) {
@@ -525,6 +576,80 @@ public final class GroupingBound {
     }
     boolean holds = tiuSumHolds();
     return new Totals(holds ? Math.max(cycles, tiuSum) : cycles, bytes, tiuSum, holds);
+  }
+
+  /** Section 7's refined bounds per base group (by its first op): {@code [j - 1][first - a]}. */
+  private final Map<Integer, Part[][]> refinedByBase = new HashMap<>();
+
+  /**
+   * Section 7's work left ({@link SlicedBound#work}): a range whose walk would exceed it keeps
+   * section 2's bound, which keeps the bound of the largest models to seconds.
+   */
+  private long refineWorkLeft = REFINE_WORK;
+
+  /** Section 7's work per problem. */
+  static final long REFINE_WORK = 150_000_000L;
+
+  /**
+   * Section 7: the least sum over partitions of the base group of {@code n} ops from {@code a},
+   * each range of two ops or more bounded by the larger of section 2's bound and {@link
+   * SlicedBound#best}, refined lazily: the ranges of the cheapest partition found are refined until
+   * that partition holds only refined ranges. A range past the work left ({@link #REFINE_WORK})
+   * keeps section 2's bound: every range's value is a bound either way.
+   */
+  private long refined(int a, int n, java.util.function.ToLongFunction<Part> of, long analytic) {
+    SlicedBound sliced = new SlicedBound(model, graph, chip);
+    Part[][] refinedParts = refinedByBase.computeIfAbsent(a, x -> new Part[n][]);
+    long[] best = new long[n + 1];
+    int[] from = new int[n + 1];
+    while (true) {
+      for (int j = 1; j <= n; j++) {
+        int last = a + j - 1;
+        Part[] kept = parts.get(last);
+        best[j] = best[j - 1] + of.applyAsLong(global(last));
+        from[j] = j - 1;
+        for (int i = a; i < last; i++) {
+          Part r = refinedParts[j - 1] == null ? null : refinedParts[j - 1][i - a];
+          long v = best[i - a] + of.applyAsLong(r != null ? r : kept[i - a]);
+          if (v < best[j]) {
+            best[j] = v;
+            from[j] = i - a;
+          }
+        }
+      }
+      boolean changed = false;
+      for (int j = n; j > 0; j = from[j]) {
+        int first = a + from[j];
+        int last = a + j - 1;
+        if (first == last
+            || refinedParts[j - 1] != null && refinedParts[j - 1][first - a] != null) {
+          continue;
+        }
+        Part general = parts.get(last)[first - a];
+        List<Op> ops = order.subList(first, last + 1);
+        long work = general.noGroup() ? 0 : sliced.work(ops, rules);
+        Part part = general;
+        if (work <= refineWorkLeft) { // else the range keeps section 2's bound
+          part = general.noGroup() ? general : sliced.best(ops, rules);
+          refineWorkLeft -= work;
+        }
+        if (refinedParts[j - 1] == null) {
+          refinedParts[j - 1] = new Part[j - 1];
+        }
+        refinedParts[j - 1][first - a] =
+            new Part(
+                Math.max(general.cycles(), part.cycles()), Math.max(general.bytes(), part.bytes()));
+        changed = true;
+      }
+      if (!changed) {
+        return best[n];
+      }
+    }
+  }
+
+  private Part global(int pos) {
+    var g = model.globalOp(graph, order.get(pos), chip);
+    return new Part(g.cycles(), g.ddrBytes());
   }
 
   /** Whether every group computes every op's output whole (section 1). */
@@ -1434,7 +1559,7 @@ public final class GroupingBound {
    * every segment left out): the least excess of the {@code k} largest weights over the {@code k}
    * largest segments, maximised over {@code k} (section 4).
    */
-  static long bestPrefix(long[] weights, long[] segments, long missing) {
+  public static long bestPrefix(long[] weights, long[] segments, long missing) {
     long best = 0;
     long sum = 0;
     for (int j = 0; j < weights.length; j++) {

@@ -79,27 +79,33 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
 
   /** {@link GroupingBound}'s bounds for {@code p}: cycles and DDR bytes of any valid grouping. */
   public static GroupingBound.Totals computeBound(GroupProblem p) {
-    return computeBound(p, null);
+    return computeBound(p, null, null);
   }
 
   /**
    * {@link GroupingBound}'s bounds for {@code p} over the groupings built with the timestep method
-   * {@code methodId} ({@link GroupingBound#forMethod}), or over every valid grouping when it is
-   * null.
+   * {@code methodId} and sliced under {@code rules} ({@link GroupingBound#forGroupings}), or over
+   * every valid grouping when {@code methodId} is null.
    */
-  public static GroupingBound.Totals computeBound(GroupProblem p, String methodId) {
+  public static GroupingBound.Totals computeBound(
+      GroupProblem p, String methodId, SliceRules rules) {
     boolean folded = GroupingBound.folds(methodId);
     synchronized (LAST) {
-      if (LAST[0] == null || LAST[0].problem() != p || LAST[0].folded() != folded) {
-        LAST[0] = new GroupingBound(COST, p, folded);
+      if (LAST[0] == null
+          || LAST[0].problem() != p
+          || LAST[0].folded() != folded
+          || !java.util.Objects.equals(LAST[0].rules(), folded ? rules : null)) {
+        LAST[0] = GroupingBound.forGroupings(COST, p, methodId, rules);
       }
       return LAST[0].totals();
     }
   }
 
-  /** The timestep method of {@code o}'s grouping, or null when it has none. */
-  private static String method(Outcome<Grouping> o) {
-    return o.status().hasSolution() ? o.solution().timestepMethod() : null;
+  /** The bound of the groupings built and sliced as {@code o}'s ({@link #computeBound}). */
+  private static GroupingBound.Totals bound(GroupProblem p, Outcome<Grouping> o) {
+    return o.status().hasSolution()
+        ? computeBound(p, o.solution().timestepMethod(), o.solution().rules())
+        : computeBound(p);
   }
 
   /** The last problem's bound (both metrics ask for it in turn). */
@@ -126,11 +132,11 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
             "lower-bound-cycles",
             "cycles",
             Direction.HIGHER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(computeBound(p, method(o)).cycles())),
+            (p, o) -> OptionalDouble.of(bound(p, o).cycles())),
         Metric.of(
             "lower-bound-ddr-bytes",
             "bytes",
             Direction.HIGHER_IS_BETTER,
-            (p, o) -> OptionalDouble.of(computeBound(p, method(o)).ddrBytes())));
+            (p, o) -> OptionalDouble.of(bound(p, o).ddrBytes())));
   }
 }

@@ -316,10 +316,10 @@ class GroupingBoundTest {
   }
 
   /**
-   * The bound of today's pipelined tables (section 5's folded rows and weight windows, section 6)
-   * and the bound of every grouping are never above a group whose live bytes fit, on bm1684x and on
-   * cv183x (where slicing refuses a second slice that restarts at row 0 or repeats the first's
-   * end).
+   * The bound of today's pipelined tables (section 5's folded rows and weight windows, section 6),
+   * section 7's least bound over every secs, and the bound of every grouping are never above a
+   * group whose live bytes fit, on bm1684x and on cv183x (where slicing refuses a second slice that
+   * restarts at row 0 or repeats the first's end).
    */
   @Test
   void theFoldedBoundAndTheCv183xBoundAreNeverAboveAnyGroupOfTheFixtures() {
@@ -342,8 +342,77 @@ class GroupingBoundTest {
         assertThat(violations(g, chip, false, 1, 1, 8, 4, any::part))
             .as(g.name() + " on " + chip.name())
             .isEmpty();
+        SlicedBound sliced = new SlicedBound(MODEL, g, chip);
+        SliceRules rules = p.options().rules(SliceRules.TODAY);
+        assertThat(
+                violations(
+                    g,
+                    chip,
+                    true,
+                    1,
+                    1,
+                    8,
+                    4,
+                    (i, j) -> sliced.best(p.order().subList(i, j + 1), rules)))
+            .as(g.name() + " on " + chip.name() + ", section 7")
+            .isEmpty();
       }
     }
+  }
+
+  /**
+   * Section 7 ({@link SlicedBound#best}: the least per-secs bound over every secs slicing accepts,
+   * slicings whose live bytes overflow a row left out) is tight enough to matter: raised by 2% of
+   * the whole range's value it is above some group ({@link
+   * #theFoldedBoundAndTheCv183xBoundAreNeverAboveAnyGroupOfTheFixtures} checks it is never above
+   * one).
+   */
+  @Test
+  void theLeastBoundOverEverySecsRaisedBy2PercentIsCaughtByTheCheck() {
+    Graph g = hiddenAndExposedWeights();
+    GroupProblem p = problem(g);
+    SlicedBound sliced = new SlicedBound(MODEL, g, BM1684X);
+    GroupingBound.Part whole = sliced.best(p.order(), SliceRules.TODAY);
+    long raised = whole.cycles() + whole.cycles() / 50;
+    assertThat(
+            violations(
+                g,
+                BM1684X,
+                true,
+                1,
+                1,
+                8,
+                4,
+                (i, j) ->
+                    i == 0 && j == 4
+                        ? new GroupingBound.Part(raised, whole.bytes())
+                        : sliced.best(p.order().subList(i, j + 1), SliceRules.TODAY)))
+        .isNotEmpty()
+        .allMatch(v -> v.contains("A..C"));
+  }
+
+  /**
+   * Section 7's totals: the least partition with every range bounded by the larger of sections 2 to
+   * 6 and {@link SlicedBound#best} is never above any planner's grouping (the planner contracts
+   * check that), and on the fixture whose weights cannot hide it is above the general bound.
+   */
+  @Test
+  void theBoundOfGroupingsSlicedUnderTodaysRulesIsAtLeastTheGeneralOne() {
+    for (Graph g : List.of(hiddenAndExposedWeights(), GroupFixtures.convStackS2())) {
+      GroupProblem p = problem(g);
+      GroupingBound general = GroupingBound.forMethod(MODEL, p, "today");
+      GroupingBound sliced =
+          GroupingBound.forGroupings(MODEL, p, "today", p.options().rules(SliceRules.TODAY));
+      assertThat(sliced.cycles()).as(g.name()).isGreaterThanOrEqualTo(general.cycles());
+      assertThat(sliced.ddrBytes()).as(g.name()).isGreaterThanOrEqualTo(general.ddrBytes());
+    }
+    GroupProblem p = problem(hiddenAndExposedWeights());
+    assertThat(
+            GroupingBound.forGroupings(MODEL, p, "today", p.options().rules(SliceRules.TODAY))
+                .cycles())
+        .isGreaterThan(GroupingBound.forMethod(MODEL, p, "today").cycles());
+    // v0's tables do not fold, so section 7 does not apply to them
+    assertThat(GroupingBound.forGroupings(MODEL, p, "v0", SliceRules.V0).rules()).isNull();
   }
 
   /** x[1,128,56,56] bf16 → conv 3x3/p1 (128→128) → relu → global average pool. */

@@ -121,7 +121,8 @@ public abstract class GroupingPlannerContract {
     assertValid(p, outcome.solution());
     GroupCost cost = COST.model(p.graph(), p.chip(), outcome.solution());
     GroupingBound.Totals bound =
-        GroupingMetrics.computeBound(p, outcome.solution().timestepMethod());
+        GroupingMetrics.computeBound(
+            p, outcome.solution().timestepMethod(), outcome.solution().rules());
     assertThat(cost.cycles()).as("cycles on %s", p.name()).isGreaterThanOrEqualTo(bound.cycles());
     assertThat(cost.ddrBytes())
         .as("DDR bytes on %s", p.name())

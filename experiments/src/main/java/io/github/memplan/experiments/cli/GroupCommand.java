@@ -241,7 +241,7 @@ final class GroupCommand implements Callable<Integer> {
     GroupCost total = cost.model(graph, c, g);
     GroupCost ungrouped = cost.ungrouped(graph, problem.order(), c);
     GroupingBound.Totals bound =
-        GroupingBound.forMethod(cost, problem, g.timestepMethod()).totals();
+        GroupingBound.forGroupings(cost, problem, g.timestepMethod(), g.rules()).totals();
     CommandOutput r = new CommandOutput();
     r.add("model", "model", provider.name(), provider.name());
     r.add("chip", "chip", c.name(), c.name());

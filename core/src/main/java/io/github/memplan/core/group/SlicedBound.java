@@ -1,0 +1,596 @@
+package io.github.memplan.core.group;
+
+import io.github.memplan.core.chip.Chip;
+import io.github.memplan.core.ir.Graph;
+import io.github.memplan.core.ir.Op;
+import io.github.memplan.core.ir.Tensor;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Lower bounds, under {@link RooflineCostModel}, on the cycles and DDR bytes of a group whose
+ * timestep table has today's 3-stage software pipeline ({@link
+ * TimestepMethod#foldsAcrossIterations}): at one slicing ({@link #at}), and over every secs that
+ * {@link Slicing} accepts for a range ({@link #best}). Not an algorithm of TPU-MLIR: a bound
+ * derived here from the cost model's class comment. The search prunes candidates with {@link #at};
+ * {@link GroupingBound} takes {@link #best} as a tighter bound of a range (its section 7).
+ *
+ * <h2>At one slicing</h2>
+ *
+ * A group's cycles are a sum over (pipeline step, row) of {@code max(TIU, GDMA)}, hence at least
+ * the sum of all TIU terms and at least the sum of all GDMA terms; its DDR bytes are the sum of its
+ * transfers.
+ *
+ * <ul>
+ *   <li><b>TIU.</b> Every op runs once per iteration on its output slice, costing {@code ceil(x ·
+ *       f_it)} with {@code x} its whole-op work per cycle and {@code f_it} the slice's fraction of
+ *       the output. Since {@code Σ ceil(y_i) >= Σ y_i}, its cycles are at least {@code x · Σ_it
+ *       f_it}, and as the fraction is a product over axes and the iterations run over every
+ *       combination of axis slices, {@code Σ_it f_it = Π_axis (Σ_slices len / dim)} (an axis with
+ *       one slice under {@code k} loop counts contributes {@code k · len / dim}).
+ *   <li><b>GDMA.</b> {@code Σ_r ceil(b_r / bw) >= (Σ_r b_r) / bw}. Every group output is stored
+ *       slice by slice and its slices partition it (its bytes move once); every weight is loaded
+ *       whole at least once (held or not); every group input is loaded in every iteration, {@code
+ *       Π_axis Σ_slices len} elements in all (with the same rule for an axis of one slice).
+ *   <li><b>Fill and drain.</b> The pipeline gives the loads of the first row (the first op's
+ *       operands, weights whole) stage 0 and the stores of the last row (the last op's group
+ *       outputs) stage 2; moves ({@link TimestepMoves}, the rebalancing) keep a transfer's stage. A
+ *       stage-{@code s} transfer works on iteration {@code t - s} in step {@code t}, and TIU ops on
+ *       iteration {@code t - 1}: so step 0 holds the loads of iteration 0 (the first slice of every
+ *       axis) and no TIU work, and step {@code L + 1} the stores of the last iteration (the last
+ *       slice of every axis) and none either. The cycles are at least the whole TIU sum plus the
+ *       GDMA cycles of those two steps ({@code Σ ceil >= ceil Σ}).
+ *   <li><b>Weights beside iteration 0.</b> A weight that the first op does not read is loaded whole
+ *       in iteration 0 by a stage-1 transfer (held or not), so in step 1, in the row of an op
+ *       before its first reader (today's table runs one op per row; a moved load keeps its stage).
+ *       In step 1 the TIU works on iteration 0 only: a row's TIU cycles there are at most {@code
+ *       tiu(op) · f_0 + 1}, {@code f_0} the first slice's share of the op's output. With {@code Σ_c
+ *       max(T_c, G_c) >= Σ_c T_c + Σ_(c in S) (G_c - T_c)} for the cells {@code S} of step 1 that
+ *       hold these loads, distinct rows, and {@code G_c} at least {@code gdma(b) - 1} per weight in
+ *       it, their excess is at least {@code max_k Σ_(j <= k) (g_j - σ_j)} over the weights' {@code
+ *       g} and the rows' {@code σ}, both from the largest ({@link GroupingBound#bestPrefix}, as
+ *       section 4 of {@link GroupingBound} matches whole-op TIU): cells distinct from steps 0 and
+ *       {@code L + 1}, so it adds to the fill and drain.
+ * </ul>
+ *
+ * One cycle per term is given away for floating-point rounding. The cycles bound is {@code max(TIU
+ * + fill + drain + weights, GDMA)}; the bytes bound the bytes above.
+ *
+ * <h2>Over every secs</h2>
+ *
+ * A valid group of a range is sliced by {@link Slicing} at its secs under the grouping's rules, so
+ * the least of the bound above over every secs that slicing accepts is a bound on every valid group
+ * of the range. Slicing accepts no secs above a group output's extent on an axis (in the group
+ * type's layout; C in units of NPU_NUM channels), as a slice would come out empty, so the secs lie
+ * in a finite box, walked whole. Slicing treats the axes apart: each output axis is cut by its own
+ * secs; each operand's range on an axis is whole when that axis has one sec, else the backward of
+ * the output's ranges on that axis; two users' ranges are compared and joined axis by axis (the
+ * hull) and refused for reasons that do not depend on the secs; the h/2 rule reads H alone. So
+ * slicing at {@code (n, c, h, w)} succeeds exactly when it succeeds at each of {@code (n, 1, 1,
+ * 1)}, {@code (1, c, 1, 1)}, {@code (1, 1, h, 1)} and {@code (1, 1, 1, w)}, and each tensor's
+ * ranges on an axis are those of the slicing on that axis alone ({@code SlicedBoundTest} checks
+ * this against {@link Slicing} on every secs of its fixtures). Every term above is a sum of
+ * products over axes of a per-axis quantity (slice count, sum, first and last length), so the box
+ * costs one slicing per value of each axis and a product per combination.
+ */
+public final class SlicedBound {
+  private final RooflineCostModel model;
+  private final Graph graph;
+  private final Chip chip;
+
+  public SlicedBound(RooflineCostModel model, Graph graph, Chip chip) {
+    this.model = model;
+    this.graph = graph;
+    this.chip = chip;
+  }
+
+  /** The bound of the group {@code ops} sliced as {@code slices}. */
+  public GroupingBound.Part at(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
+    Terms terms = new Terms(ops, io);
+    int nt = terms.tensors.size();
+    long[][][] axes = new long[4][nt][];
+    long[] counts = {1, 1, 1, 1};
+    for (SliceInfo si : slices.values()) {
+      for (Axis a : Axis.values()) {
+        counts[a.ordinal()] = Math.max(counts[a.ordinal()], si.get(a).size());
+      }
+    }
+    for (int t = 0; t < nt; t++) {
+      SliceInfo si = slices.get(terms.tensors.get(t));
+      for (Axis a : Axis.values()) {
+        axes[a.ordinal()][t] = si == null ? null : summary(si.get(a));
+      }
+    }
+    return terms.bound(axes, counts);
+  }
+
+  /**
+   * The least bound over every secs that {@link Slicing} accepts for the group {@code ops} under
+   * {@code rules}; {@link GroupingBound#NO_GROUP_COST} in both when it accepts none.
+   */
+  public GroupingBound.Part best(List<Op> ops, SliceRules rules) {
+    GroupBoundary io = GroupBoundary.of(graph, ops);
+    long[] extent = extent(ops, io, rules);
+    Terms terms = new Terms(ops, io);
+    int nt = terms.tensors.size();
+    // per axis, per accepted secs: the count and each tensor's summary on that axis
+    List<List<long[][]>> perAxis = new ArrayList<>();
+    List<List<Long>> countsPerAxis = new ArrayList<>();
+    for (Axis a : Axis.values()) {
+      List<long[][]> accepted = new ArrayList<>();
+      List<Long> counts = new ArrayList<>();
+      for (long k = 1; k <= extent[a.ordinal()]; k++) {
+        int[] secs = {1, 1, 1, 1};
+        secs[a.ordinal()] = (int) k;
+        SliceResult r =
+            Slicing.slice(
+                graph, ops, chip, new ShapeSecs(secs[0], secs[1], secs[2], secs[3]), rules);
+        if (!(r instanceof SliceResult.Sliced s)) {
+          continue;
+        }
+        long count = 1;
+        for (SliceInfo si : s.slices().values()) {
+          count = Math.max(count, si.get(a).size());
+        }
+        long[][] sums = new long[nt][];
+        for (int t = 0; t < nt; t++) {
+          SliceInfo si = s.slices().get(terms.tensors.get(t));
+          sums[t] = si == null ? null : summary(si.get(a));
+        }
+        accepted.add(sums);
+        counts.add(count);
+      }
+      if (accepted.isEmpty()) {
+        return new GroupingBound.Part(GroupingBound.NO_GROUP_COST, GroupingBound.NO_GROUP_COST);
+      }
+      perAxis.add(accepted);
+      countsPerAxis.add(counts);
+    }
+    long bestCycles = Long.MAX_VALUE;
+    long bestBytes = Long.MAX_VALUE;
+    long[][][] axes = new long[4][][];
+    long[] counts = new long[4];
+    int[] at = new int[4];
+    while (true) {
+      for (int a = 0; a < 4; a++) {
+        axes[a] = perAxis.get(a).get(at[a]);
+        counts[a] = countsPerAxis.get(a).get(at[a]);
+      }
+      GroupingBound.Part p = terms.bound(axes, counts);
+      if ((p.cycles() < bestCycles || p.bytes() < bestBytes) && terms.lmem.fits(axes)) {
+        bestCycles = Math.min(bestCycles, p.cycles());
+        bestBytes = Math.min(bestBytes, p.bytes());
+      }
+      int a = 3;
+      while (a >= 0 && ++at[a] == perAxis.get(a).size()) {
+        at[a] = 0;
+        a--;
+      }
+      if (a < 0) {
+        return bestCycles == Long.MAX_VALUE
+            ? new GroupingBound.Part(GroupingBound.NO_GROUP_COST, GroupingBound.NO_GROUP_COST)
+            : new GroupingBound.Part(bestCycles, bestBytes);
+      }
+    }
+  }
+
+  /**
+   * The work of {@link #best} on the group {@code ops}: the slices its slicings cut, {@code Σ_axis
+   * Σ_(k <= extent) k} per op, and the combinations it walks, times the ops.
+   */
+  public long work(List<Op> ops, SliceRules rules) {
+    long[] extent = extent(ops, GroupBoundary.of(graph, ops), rules);
+    long slices = 0;
+    long combinations = 1;
+    for (long e : extent) {
+      slices += e * (e + 1) / 2;
+      combinations *= e;
+    }
+    return (slices + combinations) * ops.size();
+  }
+
+  /** Per axis, the most secs slicing can accept: the least extent of a group output. */
+  private long[] extent(List<Op> ops, GroupBoundary io, SliceRules rules) {
+    GroupType type = rules.groupType(graph, ops, chip);
+    long[] extent = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    for (String out : io.outputs()) {
+      Nchw s = type.view(graph, out, chip);
+      extent[0] = Math.min(extent[0], s.n());
+      extent[1] = Math.min(extent[1], OpSemantics.ceilDiv(s.c(), chip.lanes()));
+      extent[2] = Math.min(extent[2], s.h());
+      extent[3] = Math.min(extent[3], s.w());
+    }
+    if (!OpSemantics.bm1684xFamily(chip)) {
+      extent[3] = 1; // slicing refuses W secs off the BM1684X family
+    }
+    return extent;
+  }
+
+  /** A tensor's slices on one axis: count, Σ len, first len, last len, longest len. */
+  private static long[] summary(List<Range> slices) {
+    long total = 0;
+    for (Range r : slices) {
+      total += r.len();
+    }
+    long most = 0;
+    for (Range r : slices) {
+      most = Math.max(most, r.len());
+    }
+    return new long[] {
+      slices.size(), total, slices.get(0).len(), slices.get(slices.size() - 1).len(), most
+    };
+  }
+
+  /** The terms of one group: which tensors each term reads, and the constants. */
+  private final class Terms {
+    /** The tensors whose slices matter: group inputs, op outputs, the first op's operands. */
+    final List<String> tensors;
+
+    final long constantBytes;
+    final int[] inputs;
+    final int[] opOutputs;
+    final double[] opWork;
+    final double[] opElements;
+    final int[] fill;
+    final long constantFill;
+    final int[] drain;
+    final Rows lmem;
+
+    /** {@code gdma(b) - 1} of each weight the first op does not read, from the largest. */
+    final long[] laterWeights;
+
+    /** Whole-op TIU cycles of each op. */
+    final long[] opTiu;
+
+    Terms(List<Op> ops, GroupBoundary io) {
+      Set<String> names = new LinkedHashSet<>();
+      double bytes = 0;
+      Set<String> weights = new java.util.HashSet<>();
+      for (Op op : ops) {
+        for (String t : op.inputs()) {
+          if (!t.isEmpty() && !GroupBoundary.isActivation(graph, t) && weights.add(t)) {
+            bytes += graph.tensor(t).bytes();
+          }
+        }
+      }
+      for (String out : io.outputs()) {
+        bytes += graph.tensor(out).bytes();
+      }
+      constantBytes = (long) bytes;
+      names.addAll(io.inputs());
+      for (Op op : ops) {
+        names.add(op.outputs().get(0));
+      }
+      List<String> firstActivations = new ArrayList<>();
+      long fillBytes = 0;
+      Set<String> seen = new java.util.HashSet<>();
+      for (String t : ops.get(0).inputs()) {
+        if (t.isEmpty() || !seen.add(t)) {
+          continue;
+        }
+        if (GroupBoundary.isActivation(graph, t)) {
+          firstActivations.add(t);
+          names.add(t);
+        } else {
+          fillBytes += graph.tensor(t).bytes();
+        }
+      }
+      constantFill = fillBytes;
+      Set<String> outs = new java.util.HashSet<>(io.outputs());
+      List<String> drained = new ArrayList<>();
+      for (String t : ops.get(ops.size() - 1).outputs()) {
+        if (outs.contains(t)) {
+          drained.add(t);
+          names.add(t);
+        }
+      }
+      for (Op op : ops) {
+        names.addAll(op.outputs());
+        for (String t : op.inputs()) {
+          if (!t.isEmpty() && GroupBoundary.isActivation(graph, t)) {
+            names.add(t);
+          }
+        }
+      }
+      tensors = List.copyOf(names);
+      Map<String, Integer> index = new HashMap<>();
+      for (int i = 0; i < tensors.size(); i++) {
+        index.put(tensors.get(i), i);
+      }
+      lmem = new Rows(ops, io, tensors, index);
+      Set<String> firstReads = new java.util.HashSet<>(ops.get(0).inputs());
+      laterWeights =
+          weights.stream()
+              .filter(t -> !firstReads.contains(t))
+              .mapToLong(t -> Math.max(0, model.gdmaCycles(graph.tensor(t).bytes(), chip) - 1))
+              .map(x -> -x)
+              .sorted()
+              .map(x -> -x)
+              .toArray();
+      opTiu = ops.stream().mapToLong(op -> model.tiuCycles(graph, op, chip)).toArray();
+      inputs = io.inputs().stream().mapToInt(index::get).toArray();
+      opOutputs = ops.stream().mapToInt(op -> index.get(op.outputs().get(0))).toArray();
+      opWork = new double[ops.size()];
+      opElements = new double[ops.size()];
+      for (int i = 0; i < ops.size(); i++) {
+        Op op = ops.get(i);
+        Nchw whole = Nchw.of(graph.tensor(op.outputs().get(0)).shape());
+        opWork[i] = Math.max(0, model.tiuCycles(graph, op, chip) - 1);
+        opElements[i] = (double) whole.n() * whole.c() * whole.h() * whole.w();
+      }
+      fill = firstActivations.stream().mapToInt(index::get).toArray();
+      drain = drained.stream().mapToInt(index::get).toArray();
+    }
+
+    /**
+     * The bound at per-axis summaries {@code axes[axis][tensor]} (null: the tensor is not sliced)
+     * under the loop counts {@code counts}.
+     */
+    GroupingBound.Part bound(long[][][] axes, long[] counts) {
+      double bytes = constantBytes;
+      for (int t : inputs) {
+        bytes += elements(axes, counts, t) * graph.tensor(tensors.get(t)).dtype().bits() / 8.0;
+      }
+      long ddr = Math.max(0, (long) Math.floor(bytes) - 1);
+      double tiu = 0;
+      for (int i = 0; i < opOutputs.length; i++) {
+        int t = opOutputs[i];
+        double share =
+            axes[0][t] == null ? loops(counts) : elements(axes, counts, t) / opElements[i];
+        tiu += Math.max(0, opWork[i] * share - 1);
+      }
+      long first = constantFill;
+      for (int t : fill) {
+        first += edgeBytes(axes, t, 2);
+      }
+      long last = 0;
+      for (int t : drain) {
+        last += edgeBytes(axes, t, 3);
+      }
+      long edges =
+          Math.max(0, model.gdmaCycles(first, chip) - 1)
+              + Math.max(0, model.gdmaCycles(last, chip) - 1);
+      long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
+      long exposed = laterWeights.length == 0 ? 0 : weightExcess(axes);
+      return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + exposed, gdma), ddr);
+    }
+
+    /**
+     * Iteration 0's loads of the weights the first op does not read, against the TIU work beside
+     * them: {@code max_k Σ_(j <= k) (g_j - σ_j)} with {@code g} their {@code gdma(b) - 1} and
+     * {@code σ} the iteration-0 TIU cycles of the rows before the last, both from the largest
+     * ({@link GroupingBound#bestPrefix}).
+     */
+    private long weightExcess(long[][][] axes) {
+      int rows = opOutputs.length - 1;
+      long[] beside = new long[rows];
+      for (int r = 0; r < rows; r++) {
+        int t = opOutputs[r];
+        double first = 1;
+        if (axes[0][t] != null) {
+          for (int a = 0; a < 4; a++) {
+            first *= axes[a][t][2];
+          }
+          first /= opElements[r];
+        }
+        beside[r] = (long) Math.ceil(opTiu[r] * Math.min(1.0, first)) + 1;
+      }
+      java.util.Arrays.sort(beside);
+      for (int i = 0, j = rows - 1; i < j; i++, j--) {
+        long x = beside[i];
+        beside[i] = beside[j];
+        beside[j] = x;
+      }
+      return GroupingBound.bestPrefix(laterWeights, beside, 0);
+    }
+
+    /** {@code Σ_it} of tensor {@code t}'s slice elements. */
+    private double elements(long[][][] axes, long[] counts, int t) {
+      double e = 1;
+      Tensor tensor = null;
+      for (int a = 0; a < 4; a++) {
+        long[] s = axes[a][t];
+        if (s == null) {
+          if (tensor == null) {
+            tensor = graph.tensor(tensors.get(t));
+          }
+          return tensor.shape().elements() * loops(counts);
+        }
+        e *= s[0] == 1 ? counts[a] * (double) s[1] : s[1];
+      }
+      return e;
+    }
+
+    /** Bytes of tensor {@code t}'s first ({@code which == 2}) or last ({@code 3}) slice. */
+    private long edgeBytes(long[][][] axes, int t, int which) {
+      Tensor tensor = graph.tensor(tensors.get(t));
+      long e = 1;
+      for (int a = 0; a < 4; a++) {
+        long[] s = axes[a][t];
+        if (s == null) {
+          return tensor.bytes();
+        }
+        e *= s[which];
+      }
+      return tensor.dtype().bytes(e);
+    }
+  }
+
+  /**
+   * The LMEM rows of today's table ({@code Timesteps2026}: one op per row) and what every such
+   * table keeps alive in each, whatever the moves: a lower bound on the bytes live per row, as
+   * section 5 of {@link GroupingBound} argues it, with the buffers sized at the slicing's largest
+   * slice per axis ({@code V0Timesteps#bytes}), exactly as the table sizes them.
+   *
+   * <ul>
+   *   <li>an op's results from its row to their last reader in the group;
+   *   <li>a loaded value (activation or weight, one buffer per value) first read by op {@code q}
+   *       and last by {@code r}: rows {@code q - 1} (loads lie in a row before their reader's) to
+   *       {@code r}; read by the first op, also the last op's row (the pipeline folds stage-0 loads
+   *       there, or the last op reads it);
+   *   <li>the last op's group outputs also in the first op's row (the stage-2 store, folded);
+   *   <li>each op's scratch in its row; an in-place op's operand 0 and result 0 once.
+   * </ul>
+   *
+   * A slicing whose bytes in some row exceed the lane's LMEM has no valid group: every valid
+   * group's LMEM placement keeps the buffers live in a row apart, in-place pairs aside.
+   */
+  private final class Rows {
+    final List<String> tensors;
+    final int rows;
+    final long capacity;
+    final long[] fixed; // weights per row
+    final int[] buffer; // tensor index of each activation buffer
+    final int[] from;
+    final int[] to;
+    final int[] extra; // a further row, or -1
+    final Op[] scratchOp;
+    final int[] scratchIn;
+    final int[] scratchOut;
+    final int[] inPlaceIn;
+    final int[] inPlaceOut;
+
+    Rows(List<Op> ops, GroupBoundary io, List<String> tensors, Map<String, Integer> index) {
+      this.tensors = tensors;
+      int k = ops.size();
+      rows = k;
+      capacity = chip.lmemBytesPerLane();
+      fixed = new long[k];
+      Map<String, int[]> reads = new java.util.LinkedHashMap<>(); // first and last reader
+      Map<String, Integer> produced = new HashMap<>();
+      for (int p = 0; p < k; p++) {
+        Op op = ops.get(p);
+        for (String t : op.inputs()) {
+          if (!t.isEmpty()) {
+            int at = p;
+            reads.computeIfAbsent(t, x -> new int[] {at, at})[1] = p;
+          }
+        }
+        for (String t : op.outputs()) {
+          produced.putIfAbsent(t, p);
+        }
+      }
+      Set<String> outs = new java.util.HashSet<>(io.outputs());
+      List<int[]> acts = new ArrayList<>();
+      for (String t : tensors) {
+        if (!index.containsKey(t)) {
+          continue;
+        }
+        Integer p = produced.get(t);
+        int[] rd = reads.get(t);
+        if (p != null) {
+          int end = rd == null ? p : Math.max(p, rd[1]);
+          boolean lastOut = p == k - 1 && outs.contains(t);
+          acts.add(new int[] {index.get(t), p, end, lastOut && k > 1 ? 0 : -1});
+        } else if (rd != null) {
+          acts.add(
+              new int[] {index.get(t), Math.max(rd[0] - 1, 0), rd[1], rd[0] == 0 ? k - 1 : -1});
+        }
+      }
+      buffer = acts.stream().mapToInt(x -> x[0]).toArray();
+      from = acts.stream().mapToInt(x -> x[1]).toArray();
+      to = acts.stream().mapToInt(x -> x[2]).toArray();
+      extra = acts.stream().mapToInt(x -> x[3]).toArray();
+      for (Map.Entry<String, int[]> e : reads.entrySet()) {
+        String t = e.getKey();
+        if (GroupBoundary.isActivation(graph, t)) {
+          continue;
+        }
+        int q = e.getValue()[0];
+        long b = OpSemantics.weightLmemBytes(graph, ops.get(q), t, chip);
+        for (int r = Math.max(q - 1, 0); r <= e.getValue()[1]; r++) {
+          fixed[r] += b;
+        }
+        if (q == 0 && e.getValue()[1] < k - 1) {
+          fixed[k - 1] += b;
+        }
+      }
+      scratchOp = ops.toArray(new Op[0]);
+      scratchIn = new int[k];
+      scratchOut = new int[k];
+      inPlaceIn = new int[k];
+      inPlaceOut = new int[k];
+      for (int p = 0; p < k; p++) {
+        Op op = ops.get(p);
+        String in0 = op.inputs().isEmpty() ? "" : op.inputs().get(0);
+        String out0 = op.outputs().get(0);
+        scratchIn[p] = index.getOrDefault(in0, -1);
+        scratchOut[p] = index.get(out0);
+        boolean pair =
+            !in0.equals(out0)
+                && index.containsKey(in0)
+                && GroupBoundary.isActivation(graph, in0)
+                && InPlaceOps.isInPlaceOp(graph, op, chip);
+        inPlaceIn[p] = pair ? index.get(in0) : -1;
+        inPlaceOut[p] = pair ? index.get(out0) : -1;
+      }
+    }
+
+    /** Whether every row's bytes fit the lane at per-axis summaries {@code axes}. */
+    boolean fits(long[][][] axes) {
+      long[] size = new long[tensors.size()];
+      java.util.Arrays.fill(size, -1);
+      long[] diff = new long[rows + 1];
+      long[] row = fixed.clone();
+      for (int b = 0; b < buffer.length; b++) {
+        long bytes = bytes(axes, buffer[b], size);
+        diff[from[b]] += bytes;
+        diff[to[b] + 1] -= bytes;
+        if (extra[b] >= 0 && (extra[b] < from[b] || extra[b] > to[b])) {
+          row[extra[b]] += bytes;
+        }
+      }
+      long running = 0;
+      for (int r = 0; r < rows; r++) {
+        running += diff[r];
+        long live = row[r] + running;
+        Op op = scratchOp[r];
+        live +=
+            OpSemantics.scratchBytes(
+                graph,
+                op,
+                chip,
+                scratchIn[r] < 0
+                    ? Nchw.of(graph.tensor(op.inputs().get(0)).shape())
+                    : largest(axes, scratchIn[r]),
+                largest(axes, scratchOut[r]));
+        if (inPlaceIn[r] >= 0) {
+          live -= Math.min(bytes(axes, inPlaceIn[r], size), bytes(axes, inPlaceOut[r], size));
+        }
+        if (live > capacity) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private long bytes(long[][][] axes, int t, long[] size) {
+      if (size[t] < 0) {
+        size[t] =
+            OpSemantics.lmemBytes(
+                chip, largest(axes, t), graph.tensor(tensors.get(t)).dtype(), true);
+      }
+      return size[t];
+    }
+
+    /** The largest slice of tensor {@code t} per axis ({@code V0Timesteps#maxSlice}). */
+    private Nchw largest(long[][][] axes, int t) {
+      if (axes[0][t] == null) {
+        return Nchw.of(graph.tensor(tensors.get(t)).shape());
+      }
+      return new Nchw(axes[0][t][4], axes[1][t][4], axes[2][t][4], axes[3][t][4]);
+    }
+  }
+
+  private static double loops(long[] counts) {
+    double l = 1;
+    for (long c : counts) {
+      l *= c;
+    }
+    return l;
+  }
+}
