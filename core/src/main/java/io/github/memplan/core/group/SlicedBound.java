@@ -246,6 +246,9 @@ public final class SlicedBound {
     /** Whole-op TIU cycles of each op. */
     final long[] opTiu;
 
+    /** The step-1 transfers no TIU work can absorb when the group runs one iteration. */
+    final long oneIterationExcess;
+
     Terms(List<Op> ops, GroupBoundary io) {
       Set<String> names = new LinkedHashSet<>();
       double bytes = 0;
@@ -312,6 +315,7 @@ public final class SlicedBound {
               .map(x -> -x)
               .toArray();
       opTiu = ops.stream().mapToLong(op -> model.tiuCycles(graph, op, chip)).toArray();
+      oneIterationExcess = oneIterationExcess(ops, io, firstReads);
       inputs = io.inputs().stream().mapToInt(index::get).toArray();
       opOutputs = ops.stream().mapToInt(op -> index.get(op.outputs().get(0))).toArray();
       opWork = new double[ops.size()];
@@ -356,7 +360,83 @@ public final class SlicedBound {
               + Math.max(0, model.gdmaCycles(last, chip) - 1);
       long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
       long exposed = laterWeights.length == 0 ? 0 : weightExcess(axes);
+      if (counts[0] * counts[1] * counts[2] * counts[3] == 1) {
+        exposed = Math.max(exposed, oneIterationExcess);
+      }
       return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + exposed, gdma), ddr);
+    }
+
+    /**
+     * One iteration: step 1 holds every stage-1 transfer (the loads of the values the first op does
+     * not read, each in a row before its first reader's; the stores of the group outputs of every
+     * op but the last, each in a row after its op's) and the whole TIU work, one op per row. Each
+     * transfer's {@code gdma(b) - 1} is a demand on the rows of its window, each row absorbing at
+     * most its op's TIU cycles plus one; what the most absorbing (fractional) assignment leaves,
+     * computed exactly by earliest-deadline-first along the rows (windows are intervals), is
+     * exposed in every table.
+     */
+    private long oneIterationExcess(List<Op> ops, GroupBoundary io, Set<String> firstReads) {
+      int k = ops.size();
+      List<long[]> jobs = new ArrayList<>(); // release row, deadline row, demand
+      Set<String> loaded = new java.util.HashSet<>(firstReads);
+      for (int q = 1; q < k; q++) {
+        for (String t : ops.get(q).inputs()) {
+          if (!t.isEmpty() && loaded.add(t) && !io.outputs().contains(t) && !producedBy(ops, t)) {
+            jobs.add(new long[] {0, q - 1, gdmaLess1(graph.tensor(t).bytes())});
+          }
+        }
+      }
+      Set<String> outs = new java.util.HashSet<>(io.outputs());
+      for (int p = 0; p < k - 1; p++) {
+        for (String t : ops.get(p).outputs()) {
+          if (outs.contains(t)) {
+            jobs.add(new long[] {p + 1, k - 1, gdmaLess1(graph.tensor(t).bytes())});
+          }
+        }
+      }
+      long demand = 0;
+      for (long[] j : jobs) {
+        demand += j[2];
+      }
+      jobs.sort(java.util.Comparator.comparingLong(j -> j[0]));
+      java.util.PriorityQueue<long[]> open =
+          new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(j -> j[1]));
+      long absorbed = 0;
+      int next = 0;
+      for (int r = 0; r < k; r++) {
+        while (next < jobs.size() && jobs.get(next)[0] <= r) {
+          open.add(jobs.get(next++).clone());
+        }
+        long room = model.tiuCycles(graph, ops.get(r), chip) + 1;
+        while (room > 0 && !open.isEmpty()) {
+          long[] j = open.peek();
+          if (j[1] < r) {
+            open.poll();
+            continue;
+          }
+          long take = Math.min(room, j[2]);
+          j[2] -= take;
+          room -= take;
+          absorbed += take;
+          if (j[2] == 0) {
+            open.poll();
+          }
+        }
+      }
+      return Math.max(0, demand - absorbed);
+    }
+
+    private boolean producedBy(List<Op> ops, String t) {
+      for (Op op : ops) {
+        if (op.outputs().contains(t)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private long gdmaLess1(long bytes) {
+      return Math.max(0, model.gdmaCycles(bytes, chip) - 1);
     }
 
     /**
