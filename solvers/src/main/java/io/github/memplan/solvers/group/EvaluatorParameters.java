@@ -18,8 +18,8 @@ public final class EvaluatorParameters {
         new Parameter(
             "lmem",
             "LMEM oracle: LmemInstance planner ids joined by '+', tried in order until one"
-                + " places the group (e.g. lmem-tpumlir+lmem-exact)",
-            "lmem-tpumlir"),
+                + " places the group (lmem-tpumlir alone: TPU-MLIR's allocator decides)",
+            "lmem-tpumlir+lmem-exact"),
         new Parameter(
             "max-iterations",
             "cap on the loops (nsecs x hsecs x wsecs) of a candidate shape secs",

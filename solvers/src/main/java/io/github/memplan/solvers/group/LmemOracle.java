@@ -4,6 +4,7 @@ import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.LmemValidator;
 import io.github.memplan.core.solve.Outcome;
+import io.github.memplan.core.solve.Parameter;
 import io.github.memplan.core.solve.Planner;
 import io.github.memplan.core.solve.PlannerProvider;
 import io.github.memplan.core.solve.Planners;
@@ -19,11 +20,19 @@ import java.util.Optional;
  * their ids joined with {@code +} (e.g. {@code lmem-tpumlir+lmem-exact}). The planners are tried in
  * order; the first placement that {@link LmemValidator} accepts is the answer; when every planner
  * fails (or answers with a placement the validator rejects) the instance counts as infeasible. So a
- * cheap heuristic comes first and a stronger (exact) planner is asked only where it fails. Planners
- * are reached through the SPI ({@link Planners#get}), never by import. Stateless apart from the
- * immutable planners; call counts are kept by the caller.
+ * cheap heuristic comes first and a stronger (exact) planner is asked only where it fails. Each
+ * planner is asked a feasibility question: one that declares a {@code goal} parameter gets {@code
+ * satisfy} (any placement obeying the capacity and its hard rules, not the least bank conflicts),
+ * and one that declares {@code deterministic-time} gets {@value #DETERMINISTIC_TIME} units per call
+ * ({@code lmem-exact}: CP-SAT's deterministic time on one worker, so answers do not depend on the
+ * machine; an undecided call counts as infeasible). Planners are reached through the SPI ({@link
+ * Planners#get}), never by import. Stateless apart from the immutable planners; call counts are
+ * kept by the caller.
  */
 public final class LmemOracle {
+  /** CP-SAT's deterministic time per oracle call (one unit is roughly two seconds). */
+  static final double DETERMINISTIC_TIME = 0.5;
+
   private final List<String> ids;
   private final List<Planner<LmemInstance, LmemSolution>> planners;
 
@@ -53,7 +62,15 @@ public final class LmemOracle {
             "planner '" + owner + "': parameter 'lmem': " + e.getMessage(), e);
       }
       ids.add(id);
-      planners.add(provider.create(Map.of()));
+      Map<String, String> asked = new java.util.HashMap<>();
+      for (Parameter p : provider.parameters()) {
+        if (p.name().equals("goal")) {
+          asked.put("goal", "satisfy");
+        } else if (p.name().equals("deterministic-time")) {
+          asked.put("deterministic-time", Double.toString(DETERMINISTIC_TIME));
+        }
+      }
+      planners.add(provider.create(asked));
     }
     return new LmemOracle(ids, planners);
   }
