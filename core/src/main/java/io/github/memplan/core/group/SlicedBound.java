@@ -160,10 +160,13 @@ public final class SlicedBound {
         axes[a] = perAxis.get(a).get(at[a]);
         counts[a] = countsPerAxis.get(a).get(at[a]);
       }
-      GroupingBound.Part p = terms.bound(axes, counts);
-      if ((p.cycles() < bestCycles || p.bytes() < bestBytes) && terms.lmem.fits(axes)) {
-        bestCycles = Math.min(bestCycles, p.cycles());
-        bestBytes = Math.min(bestBytes, p.bytes());
+      GroupingBound.Part cheap = terms.bound(axes, counts, false);
+      if (cheap.cycles() < bestCycles || cheap.bytes() < bestBytes) {
+        GroupingBound.Part p = terms.bound(axes, counts, true);
+        if ((p.cycles() < bestCycles || p.bytes() < bestBytes) && terms.lmem.fits(axes)) {
+          bestCycles = Math.min(bestCycles, p.cycles());
+          bestBytes = Math.min(bestBytes, p.bytes());
+        }
       }
       int a = 3;
       while (a >= 0 && ++at[a] == perAxis.get(a).size()) {
@@ -246,8 +249,17 @@ public final class SlicedBound {
     /** Whole-op TIU cycles of each op. */
     final long[] opTiu;
 
-    /** The step-1 transfers no TIU work can absorb when the group runs one iteration. */
-    final long oneIterationExcess;
+    /**
+     * The stage-1 transfers ({@link #stepExcess}), by release row: the tensor moved (its index, or
+     * -1 for a weight), the first and last row it may run in, and a weight's {@code gdma(b) - 1}.
+     */
+    final int[] jobTensor;
+
+    final int[] jobRelease;
+    final int[] jobDeadline;
+    final long[] jobWeight;
+    final long[] jobWeightLmem;
+    final int[] jobLifeEnd;
 
     Terms(List<Op> ops, GroupBoundary io) {
       Set<String> names = new LinkedHashSet<>();
@@ -315,7 +327,13 @@ public final class SlicedBound {
               .map(x -> -x)
               .toArray();
       opTiu = ops.stream().mapToLong(op -> model.tiuCycles(graph, op, chip)).toArray();
-      oneIterationExcess = oneIterationExcess(ops, io, firstReads);
+      List<long[]> jobs = stageOneTransfers(ops, io, firstReads, index);
+      jobTensor = jobs.stream().mapToInt(j -> (int) j[0]).toArray();
+      jobRelease = jobs.stream().mapToInt(j -> (int) j[1]).toArray();
+      jobDeadline = jobs.stream().mapToInt(j -> (int) j[2]).toArray();
+      jobWeight = jobs.stream().mapToLong(j -> j[3]).toArray();
+      jobWeightLmem = jobs.stream().mapToLong(j -> j[4]).toArray();
+      jobLifeEnd = jobs.stream().mapToInt(j -> (int) j[5]).toArray();
       inputs = io.inputs().stream().mapToInt(index::get).toArray();
       opOutputs = ops.stream().mapToInt(op -> index.get(op.outputs().get(0))).toArray();
       opWork = new double[ops.size()];
@@ -335,6 +353,14 @@ public final class SlicedBound {
      * under the loop counts {@code counts}.
      */
     GroupingBound.Part bound(long[][][] axes, long[] counts) {
+      return bound(axes, counts, true);
+    }
+
+    /**
+     * The bound at {@code axes} under {@code counts}; without {@code exposed}, the TIU, fill, drain
+     * and GDMA terms only (cheaper, and never above it).
+     */
+    GroupingBound.Part bound(long[][][] axes, long[] counts, boolean exposed) {
       double bytes = constantBytes;
       for (int t : inputs) {
         bytes += elements(axes, counts, t) * graph.tensor(tensors.get(t)).dtype().bits() / 8.0;
@@ -359,30 +385,43 @@ public final class SlicedBound {
           Math.max(0, model.gdmaCycles(first, chip) - 1)
               + Math.max(0, model.gdmaCycles(last, chip) - 1);
       long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
-      long exposed = laterWeights.length == 0 ? 0 : weightExcess(axes);
-      if (counts[0] * counts[1] * counts[2] * counts[3] == 1) {
-        exposed = Math.max(exposed, oneIterationExcess);
+      long excess = 0;
+      if (exposed) {
+        boolean one = counts[0] * counts[1] * counts[2] * counts[3] == 1;
+        excess =
+            Math.max(laterWeights.length == 0 ? 0 : weightExcess(axes), stepExcess(axes, 2, true));
+        if (!one) {
+          excess += stepExcess(axes, 3, false);
+        }
       }
-      return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + exposed, gdma), ddr);
+      return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + excess, gdma), ddr);
     }
 
     /**
-     * One iteration: step 1 holds every stage-1 transfer (the loads of the values the first op does
-     * not read, each in a row before its first reader's; the stores of the group outputs of every
-     * op but the last, each in a row after its op's) and the whole TIU work, one op per row. Each
-     * transfer's {@code gdma(b) - 1} is a demand on the rows of its window, each row absorbing at
-     * most its op's TIU cycles plus one; what the most absorbing (fractional) assignment leaves,
-     * computed exactly by earliest-deadline-first along the rows (windows are intervals), is
-     * exposed in every table.
+     * The stage-1 transfers of one iteration: the loads of the values the first op does not read
+     * (weights and group inputs), each in a row before its first reader's, and the stores of the
+     * group outputs of every op but the last, each in a row after its op's; as {@code {tensor index
+     * or -1, first row, last row, a weight's gdma(b) - 1, a weight's LMEM bytes, a store's last
+     * reader's row or -1}}, by first row.
      */
-    private long oneIterationExcess(List<Op> ops, GroupBoundary io, Set<String> firstReads) {
+    private List<long[]> stageOneTransfers(
+        List<Op> ops, GroupBoundary io, Set<String> firstReads, Map<String, Integer> index) {
       int k = ops.size();
-      List<long[]> jobs = new ArrayList<>(); // release row, deadline row, demand
+      List<long[]> jobs = new ArrayList<>();
       Set<String> loaded = new java.util.HashSet<>(firstReads);
       for (int q = 1; q < k; q++) {
         for (String t : ops.get(q).inputs()) {
-          if (!t.isEmpty() && loaded.add(t) && !io.outputs().contains(t) && !producedBy(ops, t)) {
-            jobs.add(new long[] {0, q - 1, gdmaLess1(graph.tensor(t).bytes())});
+          if (!t.isEmpty() && loaded.add(t) && !producedBy(ops, t)) {
+            boolean weight = !GroupBoundary.isActivation(graph, t);
+            jobs.add(
+                new long[] {
+                  weight ? -1 : index.get(t),
+                  0,
+                  q - 1,
+                  weight ? gdmaLess1(graph.tensor(t).bytes()) : 0,
+                  weight ? OpSemantics.weightLmemBytes(graph, ops.get(q), t, chip) : 0,
+                  -1
+                });
           }
         }
       }
@@ -390,40 +429,212 @@ public final class SlicedBound {
       for (int p = 0; p < k - 1; p++) {
         for (String t : ops.get(p).outputs()) {
           if (outs.contains(t)) {
-            jobs.add(new long[] {p + 1, k - 1, gdmaLess1(graph.tensor(t).bytes())});
+            int end = p;
+            for (int r = p + 1; r < k; r++) {
+              if (ops.get(r).inputs().contains(t)) {
+                end = r;
+              }
+            }
+            jobs.add(new long[] {index.get(t), p + 1, k - 1, 0, 0, end});
           }
         }
       }
+      jobs.sort(java.util.Comparator.comparingLong(j -> j[1]));
+      return jobs;
+    }
+
+    /**
+     * The stage-1 transfers of the first ({@code which == 2}: step 1) or the last ({@code 3}: step
+     * {@code L}) iteration that the TIU work of that step cannot absorb. That step runs every op on
+     * that iteration's slices, one op per row, and those transfers in the rows of their windows
+     * ({@link #stageOneTransfers}; weights only with {@code weights}: a held weight moves in
+     * iteration 0 only). Each transfer's {@code gdma(b) - 1} of its slice is a demand on its
+     * window, each row absorbs at most its op's TIU cycles on that slice plus one; what the most
+     * absorbing fractional assignment leaves, computed exactly by earliest-deadline-first along the
+     * rows (windows are intervals), is exposed in every table: {@code Σ_c max(T_c, G_c) >= Σ_c T_c
+     * + Σ_c G_c - Σ_c min(G_c, T_c)}, and {@code Σ_c min(G_c, T_c)} is an assignment's absorption.
+     */
+    private long stepExcess(long[][][] axes, int which, boolean weights) {
+      int k = opOutputs.length;
       long demand = 0;
-      for (long[] j : jobs) {
-        demand += j[2];
+      long[] left = new long[jobTensor.length];
+      long[] live = lmem.live(axes);
+      long[] size = lmem.sizes(axes);
+      int[] release = jobRelease.clone();
+      int[] deadline = jobDeadline.clone();
+      long[] jobBytes = new long[left.length];
+      for (int j = 0; j < left.length; j++) {
+        long bytes = jobTensor[j] < 0 ? jobWeightLmem[j] : lmem.bytes(axes, jobTensor[j], size);
+        jobBytes[j] = bytes;
+        if (jobLifeEnd[j] < 0) { // a load lives from its row to its reader: rows before need room
+          int r = deadline[j] - 1;
+          while (r >= release[j] && live[r] + bytes <= lmem.capacity) {
+            r--;
+          }
+          release[j] = r + 1;
+        } else { // a store keeps its value alive from its last reader to its row
+          int r = jobLifeEnd[j] + 1;
+          while (r <= deadline[j] && live[r] + bytes <= lmem.capacity) {
+            r++;
+          }
+          deadline[j] = Math.max(r - 1, jobLifeEnd[j]);
+        }
       }
-      jobs.sort(java.util.Comparator.comparingLong(j -> j[0]));
-      java.util.PriorityQueue<long[]> open =
-          new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(j -> j[1]));
+      for (int j = 0; j < left.length; j++) {
+        left[j] =
+            jobTensor[j] < 0
+                ? (weights ? jobWeight[j] : 0)
+                : gdmaLess1(edgeBytes(axes, jobTensor[j], which));
+        demand += left[j];
+      }
+      if (demand == 0) {
+        return 0;
+      }
+      long[] rooms = new long[k];
+      for (int r = 0; r < k; r++) {
+        rooms[r] = room(axes, r, which);
+      }
+      // a transfer runs in one row: it absorbs at most the room of the largest row of its window
+      for (int j = 0; j < left.length; j++) {
+        long most = 0;
+        for (int r = Math.max(0, release[j]); r <= Math.min(k - 1, deadline[j]); r++) {
+          most = Math.max(most, rooms[r]);
+        }
+        left[j] = Math.min(left[j], most);
+      }
+      long cut = prefetchCut(left, live, jobBytes, rooms, release, deadline);
+      Integer[] byRelease = new Integer[left.length];
+      for (int j = 0; j < left.length; j++) {
+        byRelease[j] = j;
+      }
+      java.util.Arrays.sort(byRelease, java.util.Comparator.comparingInt(j -> release[j]));
+      java.util.PriorityQueue<Integer> open =
+          new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(j -> deadline[j]));
       long absorbed = 0;
       int next = 0;
       for (int r = 0; r < k; r++) {
-        while (next < jobs.size() && jobs.get(next)[0] <= r) {
-          open.add(jobs.get(next++).clone());
+        while (next < left.length && release[byRelease[next]] <= r) {
+          int j = byRelease[next++];
+          if (left[j] > 0 && deadline[j] >= release[j]) {
+            open.add(j);
+          }
         }
-        long room = model.tiuCycles(graph, ops.get(r), chip) + 1;
+        long room = rooms[r];
         while (room > 0 && !open.isEmpty()) {
-          long[] j = open.peek();
-          if (j[1] < r) {
+          int j = open.peek();
+          if (deadline[j] < r) {
             open.poll();
             continue;
           }
-          long take = Math.min(room, j[2]);
-          j[2] -= take;
+          long take = Math.min(room, left[j]);
+          left[j] -= take;
           room -= take;
           absorbed += take;
-          if (j[2] == 0) {
+          if (left[j] == 0) {
             open.poll();
           }
         }
       }
-      return Math.max(0, demand - absorbed);
+      return Math.max(0, demand - Math.min(absorbed, cut));
+    }
+
+    /**
+     * A second bound on what the rows can absorb, from the LMEM: a load absorbed in a row at or
+     * before {@code r} whose reader comes after row {@code r + 1} is live in row {@code r} beside
+     * what every table keeps there, so the loads that do so fit together in the lane's free bytes
+     * of that row, and their {@code gdma} is at most the knapsack {@code K_r} of those bytes (each
+     * load whole: {@link #zeroOne} where the fractional one splits a load). With {@code D_r} the
+     * demands of the loads due by row {@code r} and of every store, {@code A_r <= min(A_(r - 1) +
+     * T_r + 1, D_r + K_r)}.
+     */
+    private long prefetchCut(
+        long[] demand, long[] live, long[] bytes, long[] rooms, int[] release, int[] deadline) {
+      int k = opOutputs.length;
+      int n = demand.length;
+      Integer[] byRatio = new Integer[n];
+      for (int j = 0; j < n; j++) {
+        byRatio[j] = j;
+      }
+      java.util.Arrays.sort(
+          byRatio,
+          java.util.Comparator.comparingDouble(j -> -(double) demand[j] / Math.max(1, bytes[j])));
+      long stores = 0;
+      for (int j = 0; j < n; j++) {
+        if (jobLifeEnd[j] >= 0) {
+          stores += demand[j];
+        }
+      }
+      double bound = 0;
+      for (int r = 0; r < k; r++) {
+        long due = stores;
+        for (int j = 0; j < n; j++) {
+          if (jobLifeEnd[j] < 0 && deadline[j] <= r) {
+            due += demand[j];
+          }
+        }
+        long free = Math.max(0, lmem.capacity - live[r]);
+        List<Integer> items = new ArrayList<>(); // loads that may be in flight over row r
+        for (int j : byRatio) {
+          if (jobLifeEnd[j] < 0 && deadline[j] > r && release[j] <= r && bytes[j] <= free) {
+            items.add(j);
+          }
+        }
+        double knapsack = 0;
+        double room = free;
+        boolean split = false;
+        for (int j : items) {
+          double take = Math.min(1.0, room / Math.max(1, bytes[j]));
+          split |= take > 0 && take < 1;
+          knapsack += take * demand[j];
+          room -= take * bytes[j];
+        }
+        if (split) { // each load is in flight whole or not at all
+          knapsack = Math.min(knapsack, zeroOne(items, demand, bytes, free));
+        }
+        bound = Math.min(bound + rooms[r], due + knapsack);
+      }
+      return (long) Math.ceil(bound) + 1;
+    }
+
+    /**
+     * An upper bound on the most {@code demand} of {@code items} whose {@code bytes} fit in {@code
+     * free}, each whole or not at all: the 0/1 knapsack by dynamic programming over sizes rounded
+     * down to units of a 512th of the lane (and the room rounded up), so every set that fits is
+     * still counted.
+     */
+    private long zeroOne(List<Integer> items, long[] demand, long[] bytes, long free) {
+      long unit = Math.max(1, (lmem.capacity + 511) / 512);
+      int cap = (int) ((free + unit - 1) / unit);
+      long[] best = new long[cap + 1];
+      long always = 0;
+      for (int j : items) {
+        int w = (int) (bytes[j] / unit);
+        if (w == 0) {
+          always += demand[j];
+          continue;
+        }
+        for (int c = cap; c >= w; c--) {
+          best[c] = Math.max(best[c], best[c - w] + demand[j]);
+        }
+      }
+      return best[cap] + always;
+    }
+
+    /**
+     * At most the TIU cycles, plus one, of the op of row {@code r} on its first ({@code which ==
+     * 2}) or last ({@code 3}) slice: {@code ceil(tiu · f) <= tiu · f + 1}, {@code f} the slice's
+     * share of its output.
+     */
+    private long room(long[][][] axes, int r, int which) {
+      int t = opOutputs[r];
+      double share = 1;
+      if (axes[0][t] != null) {
+        for (int a = 0; a < 4; a++) {
+          share *= axes[a][t][which];
+        }
+        share /= opElements[r];
+      }
+      return (long) Math.ceil(opTiu[r] * Math.min(1.0, share)) + 1;
     }
 
     private boolean producedBy(List<Op> ops, String t) {
@@ -449,15 +660,7 @@ public final class SlicedBound {
       int rows = opOutputs.length - 1;
       long[] beside = new long[rows];
       for (int r = 0; r < rows; r++) {
-        int t = opOutputs[r];
-        double first = 1;
-        if (axes[0][t] != null) {
-          for (int a = 0; a < 4; a++) {
-            first *= axes[a][t][2];
-          }
-          first /= opElements[r];
-        }
-        beside[r] = (long) Math.ceil(opTiu[r] * Math.min(1.0, first)) + 1;
+        beside[r] = room(axes, r, 2);
       }
       java.util.Arrays.sort(beside);
       for (int i = 0, j = rows - 1; i < j; i++, j--) {
@@ -612,8 +815,17 @@ public final class SlicedBound {
 
     /** Whether every row's bytes fit the lane at per-axis summaries {@code axes}. */
     boolean fits(long[][][] axes) {
-      long[] size = new long[tensors.size()];
-      java.util.Arrays.fill(size, -1);
+      for (long bytes : live(axes)) {
+        if (bytes > capacity) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The bytes every table keeps alive in each row at per-axis summaries {@code axes}. */
+    long[] live(long[][][] axes) {
+      long[] size = sizes(axes);
       long[] diff = new long[rows + 1];
       long[] row = fixed.clone();
       for (int b = 0; b < buffer.length; b++) {
@@ -627,9 +839,9 @@ public final class SlicedBound {
       long running = 0;
       for (int r = 0; r < rows; r++) {
         running += diff[r];
-        long live = row[r] + running;
+        row[r] += running;
         Op op = scratchOp[r];
-        live +=
+        row[r] +=
             OpSemantics.scratchBytes(
                 graph,
                 op,
@@ -639,16 +851,20 @@ public final class SlicedBound {
                     : largest(axes, scratchIn[r]),
                 largest(axes, scratchOut[r]));
         if (inPlaceIn[r] >= 0) {
-          live -= Math.min(bytes(axes, inPlaceIn[r], size), bytes(axes, inPlaceOut[r], size));
-        }
-        if (live > capacity) {
-          return false;
+          row[r] -= Math.min(bytes(axes, inPlaceIn[r], size), bytes(axes, inPlaceOut[r], size));
         }
       }
-      return true;
+      return row;
     }
 
-    private long bytes(long[][][] axes, int t, long[] size) {
+    /** A cache of per-tensor LMEM bytes for {@link #bytes}. */
+    long[] sizes(long[][][] axes) {
+      long[] size = new long[tensors.size()];
+      java.util.Arrays.fill(size, -1);
+      return size;
+    }
+
+    long bytes(long[][][] axes, int t, long[] size) {
       if (size[t] < 0) {
         size[t] =
             OpSemantics.lmemBytes(
