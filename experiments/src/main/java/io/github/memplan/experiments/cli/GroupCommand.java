@@ -174,6 +174,9 @@ final class GroupCommand implements Callable<Integer> {
       return Main.FAILED;
     }
     Grouping g = m.solution().orElseThrow();
+    if (m.message() != null && !m.message().isBlank()) {
+      err.println("memplan: " + planner + ": " + m.message());
+    }
     RooflineCostModel cost = new RooflineCostModel();
     List<Map<String, Object>> rows = new ArrayList<>();
     List<String> text = new ArrayList<>();

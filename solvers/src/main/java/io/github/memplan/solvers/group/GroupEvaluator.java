@@ -199,6 +199,9 @@ public final class GroupEvaluator {
       new TransferSearch.AssignmentBudget(
           ASSIGNMENT_DETERMINISTIC_TIME, ASSIGNMENT_DETERMINISTIC_TIME_PER_TABLE);
   private long assignedGroups;
+  private final java.util.Set<Long> unproven = new java.util.HashSet<>();
+  private long deepened;
+  private long deepenedBetter;
   private long provenAssignments;
   private long costed;
   private long capTruncated;
@@ -406,6 +409,9 @@ public final class GroupEvaluator {
         a = assign(ops, secs, b, roofline, fitted.get(), cutoff);
         assignments.put(key, a);
       }
+      if (!a.optimal()) {
+        unproven.add((long) first * p.order().size() + last);
+      }
       if (a.table() != null) {
         table = new GroupCandidate.Built(b.slices(), a.table());
         moves = a.moves();
@@ -423,7 +429,8 @@ public final class GroupEvaluator {
    * The exact assignment of a table, when it is cheaper than the fitted one ({@code table} null
    * when it is not, or none was found below {@code cutoff}).
    */
-  private record Assignment(List<TransferMove> moves, GroupTimesteps table, long cutoff) {}
+  private record Assignment(
+      List<TransferMove> moves, GroupTimesteps table, long cutoff, boolean optimal) {}
 
   private Assignment assign(
       List<Op> ops,
@@ -437,28 +444,47 @@ public final class GroupEvaluator {
         roofline.group(p.graph(), ops, p.chip(), secs, slices, fitted.table()).cycles();
     long below = p.options().objective() == GroupOptions.Objective.CYCLES ? cutoff : MAX_COST;
     Optional<TransferSearch.Assigned> exact =
-        TransferSearch.exact(
-            p.graph(),
-            p.chip(),
+        exactAssignment(
             ops,
             secs,
-            slices,
-            b.timesteps(),
+            b,
             roofline,
             fitted.moves(),
             Math.min(below, fittedCycles),
-            ctx,
             assignmentBudget);
     if (exact.isEmpty()
         || roofline.group(p.graph(), ops, p.chip(), secs, slices, exact.get().table()).cycles()
             >= fittedCycles) { // the model's rational GDMA ceiling may round apart by a cycle
-      return new Assignment(List.of(), null, cutoff);
+      return new Assignment(List.of(), null, cutoff, exact.isPresent() && exact.get().optimal());
     }
     assignedTables++;
     if (exact.get().optimal()) {
       provenAssignments++;
     }
-    return new Assignment(exact.get().moves(), exact.get().table(), cutoff);
+    return new Assignment(exact.get().moves(), exact.get().table(), cutoff, exact.get().optimal());
+  }
+
+  /** {@link TransferSearch#exact} of the table {@code b} of {@code ops} at {@code secs}. */
+  private Optional<TransferSearch.Assigned> exactAssignment(
+      List<Op> ops,
+      ShapeSecs secs,
+      GroupCandidate.Built b,
+      RooflineCostModel roofline,
+      List<TransferMove> hint,
+      long below,
+      TransferSearch.AssignmentBudget budget) {
+    return TransferSearch.exact(
+        p.graph(),
+        p.chip(),
+        ops,
+        secs,
+        b.slices().slices(),
+        b.timesteps(),
+        roofline,
+        hint,
+        below,
+        ctx,
+        budget);
   }
 
   /**
@@ -731,6 +757,107 @@ public final class GroupEvaluator {
   }
 
   /**
+   * Whether {@code first..last} costed an over-full table whose exact assignment CP-SAT did not
+   * prove optimal within its share of the budget ({@link #deepen} may find a cheaper one).
+   */
+  public boolean unproven(int first, int last) {
+    return unproven.contains((long) first * p.order().size() + last);
+  }
+
+  /**
+   * The value the range holds now without evaluating it: placed, else its cheapest pending
+   * candidate; empty when it was never evaluated or has none.
+   */
+  public OptionalLong knownValue(int first, int last) {
+    long key = (long) first * p.order().size() + last;
+    Memo got = memo.get(key);
+    if (got != null && got.best().isPresent()) {
+      return OptionalLong.of(got.best().get().objective());
+    }
+    Pending pd = pending.get(key);
+    return pd == null ? OptionalLong.empty() : OptionalLong.of(pd.ranked().get(0).value());
+  }
+
+  /**
+   * Asks CP-SAT again, with {@code deterministicTime} of its own, for the exact assignment of each
+   * over-full table of {@code first..last} (cycles objective) that was not proven optimal, below
+   * the range's value now: a cheaper table that the oracle places becomes the range's placed value.
+   * The DP's costing shares a small budget among many ranges, most of them short, so a long range
+   * may be left with its shortest lives; a search asks this of the ranges whose bound shows they
+   * could lower its total. True when the range's value fell.
+   */
+  public boolean deepen(int first, int last, double deterministicTime, long below) {
+    long key = (long) first * p.order().size() + last;
+    if (!unproven.remove(key)
+        || p.options().objective() != GroupOptions.Objective.CYCLES
+        || !(costModel instanceof RooflineCostModel roofline)
+        || ctx.budget().exhausted()) {
+      return false;
+    }
+    deepened++;
+    long value = Math.min(below, knownValue(first, last).orElse(MAX_COST));
+    List<Op> ops = p.order().subList(first, last + 1);
+    GroupType type = rules.groupType(p.graph(), ops, p.chip());
+    ShapeSecs max = ShapeSecsBounds.maxSecs(p.graph(), ops, p.chip(), type);
+    SecsSpace space = SecsSpace.of(p.graph(), ops, p.chip(), type, max, maxIterations);
+    TransferSearch.AssignmentBudget budget =
+        new TransferSearch.AssignmentBudget(deterministicTime, deterministicTime);
+    String name = p.graph().name() + "/g" + first + "-" + last;
+    Evaluated found = null;
+    for (ShapeSecs secs : space.secs()) {
+      AssignKey ak = new AssignKey(first, last, secs);
+      Assignment a = assignments.get(ak);
+      if (a == null || a.optimal() || budget.spent() || ctx.budget().exhausted()) {
+        continue; // not over-full, proven, or out of time
+      }
+      if (!(GroupCandidate.build(name, p.graph(), ops, p.chip(), secs, rules, method)
+          instanceof GroupCandidate.Built b)) {
+        continue;
+      }
+      Map<String, SliceInfo> slices = b.slices().slices();
+      Optional<TransferSearch.Fitted> fitted =
+          TransferSearch.fit(p.graph(), p.chip(), ops, secs, slices, b.timesteps(), roofline);
+      if (fitted.isEmpty()) {
+        continue;
+      }
+      Optional<TransferSearch.Assigned> exact =
+          exactAssignment(
+              ops,
+              secs,
+              b,
+              roofline,
+              a.table() != null ? a.moves() : fitted.get().moves(),
+              value,
+              budget);
+      if (exact.isEmpty()) {
+        continue;
+      }
+      GroupCandidate.Built table = new GroupCandidate.Built(b.slices(), exact.get().table());
+      GroupCost cost = costModel.group(p.graph(), ops, p.chip(), secs, slices, table.timesteps());
+      if (objective(cost) >= value) {
+        continue;
+      }
+      Candidate c = new Candidate(secs, table, cost, objective(cost), exact.get().moves());
+      Optional<LmemSolution> sol = place(table.timesteps().lmem());
+      if (sol.isPresent()) {
+        assignments.put(
+            ak,
+            new Assignment(
+                exact.get().moves(), exact.get().table(), MAX_COST, exact.get().optimal()));
+        found = evaluated(first, last, c, sol.get());
+        value = c.value();
+      }
+    }
+    if (found == null) {
+      return false;
+    }
+    deepenedBetter++;
+    pending.remove(key);
+    memo.put(key, new Memo(Optional.of(found), MAX_COST));
+    return true;
+  }
+
+  /**
    * {@code g} (a group of this problem) with its GDMA transfers moved by {@link TransferSearch} to
    * lower its cycles (the descent, then the exact assignment asked for a cheaper table than the
    * descent's), placed by the oracle; {@code g} itself when the objective is DDR bytes (moves
@@ -797,6 +924,18 @@ public final class GroupEvaluator {
    */
   public long lowerBound(int first, int last) {
     return bounds == null ? 0 : bounds.range(first, last);
+  }
+
+  /**
+   * A tighter lower bound than {@link #lowerBound} on every group of {@code first..last}, at a walk
+   * of its secs box: the larger of it and {@link RooflineBounds#everySecs} under this evaluator's
+   * rules.
+   */
+  public long everySecsBound(int first, int last) {
+    return bounds == null
+        ? 0
+        : Math.max(
+            bounds.range(first, last), bounds.everySecs(p.order().subList(first, last + 1), rules));
   }
 
   /** Whether some range was answered empty because the budget ran out. */
@@ -868,6 +1007,8 @@ public final class GroupEvaluator {
     m.put("moved-transfers", movedTransfers);
     m.put("moves-backoffs", moveBackoffs);
     m.put("moves-saved", movesSaved);
+    m.put("deepened-ranges", deepened);
+    m.put("deepened-better", deepenedBetter);
     return m;
   }
 }

@@ -6,6 +6,7 @@ import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.GroupingBound;
 import io.github.memplan.core.group.RooflineCostModel;
 import io.github.memplan.core.group.SliceInfo;
+import io.github.memplan.core.group.SliceRules;
 import io.github.memplan.core.group.SlicedBound;
 import io.github.memplan.core.ir.Op;
 import java.util.List;
@@ -44,6 +45,15 @@ public final class RooflineBounds {
   /** A bound over every secs of the group of the ops {@code first..last} of the order. */
   long range(int first, int last) {
     GroupingBound.Part part = ranges.part(first, last);
+    return ddr ? part.bytes() : part.cycles();
+  }
+
+  /**
+   * A bound over every secs of the group {@code ops} sliced under {@code rules} ({@link
+   * SlicedBound#best}).
+   */
+  public long everySecs(List<Op> ops, SliceRules rules) {
+    GroupingBound.Part part = atSlices.best(ops, rules);
     return ddr ? part.bytes() : part.cycles();
   }
 

@@ -20,11 +20,11 @@ public final class Natives {
       Loader.loadNativeLibraries();
       return null;
     } catch (LinkageError | RuntimeException e) {
-      return "OR-Tools has no native library for this platform ("
+      return "OR-Tools' native library for this platform ("
           + System.getProperty("os.name", "?").toLowerCase(Locale.ROOT)
           + ", "
           + System.getProperty("os.arch", "?")
-          + "): "
+          + ") is not on the class path (./memplan puts the build platform's there): "
           + e;
     }
   }
