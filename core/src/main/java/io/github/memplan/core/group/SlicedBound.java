@@ -90,7 +90,21 @@ public final class SlicedBound {
 
   /** The bound of the group {@code ops} sliced as {@code slices}. */
   public GroupingBound.Part at(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
-    Terms terms = new Terms(ops, io);
+    return at(ops, io, slices, true);
+  }
+
+  /**
+   * {@link #at} without the first and last iterations' transfers beside their TIU rows (the
+   * earliest-deadline-first and LMEM terms): never above it, and far cheaper, for a search that
+   * asks it of every candidate.
+   */
+  public GroupingBound.Part quickAt(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
+    return at(ops, io, slices, false);
+  }
+
+  private GroupingBound.Part at(
+      List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices, boolean full) {
+    Terms terms = new Terms(ops, io, full);
     int nt = terms.tensors.size();
     long[][][] axes = new long[4][nt][];
     long[] counts = {1, 1, 1, 1};
@@ -105,7 +119,7 @@ public final class SlicedBound {
         axes[a.ordinal()][t] = si == null ? null : summary(si.get(a));
       }
     }
-    return terms.bound(axes, counts);
+    return terms.bound(axes, counts, full);
   }
 
   /**
@@ -115,7 +129,7 @@ public final class SlicedBound {
   public GroupingBound.Part best(List<Op> ops, SliceRules rules) {
     GroupBoundary io = GroupBoundary.of(graph, ops);
     long[] extent = extent(ops, io, rules);
-    Terms terms = new Terms(ops, io);
+    Terms terms = new Terms(ops, io, true);
     int nt = terms.tensors.size();
     // per axis, per accepted secs: the count and each tensor's summary on that axis
     List<List<long[][]>> perAxis = new ArrayList<>();
@@ -261,7 +275,10 @@ public final class SlicedBound {
     final long[] jobWeightLmem;
     final int[] jobLifeEnd;
 
-    Terms(List<Op> ops, GroupBoundary io) {
+    /**
+     * @param full whether to prepare the LMEM rows and the stage-1 transfers ({@link #stepExcess})
+     */
+    Terms(List<Op> ops, GroupBoundary io, boolean full) {
       Set<String> names = new LinkedHashSet<>();
       double bytes = 0;
       Set<String> weights = new java.util.HashSet<>();
@@ -316,7 +333,7 @@ public final class SlicedBound {
       for (int i = 0; i < tensors.size(); i++) {
         index.put(tensors.get(i), i);
       }
-      lmem = new Rows(ops, io, tensors, index);
+      lmem = full ? new Rows(ops, io, tensors, index) : null;
       Set<String> firstReads = new java.util.HashSet<>(ops.get(0).inputs());
       laterWeights =
           weights.stream()
@@ -327,7 +344,7 @@ public final class SlicedBound {
               .map(x -> -x)
               .toArray();
       opTiu = ops.stream().mapToLong(op -> model.tiuCycles(graph, op, chip)).toArray();
-      List<long[]> jobs = stageOneTransfers(ops, io, firstReads, index);
+      List<long[]> jobs = full ? stageOneTransfers(ops, io, firstReads, index) : List.of();
       jobTensor = jobs.stream().mapToInt(j -> (int) j[0]).toArray();
       jobRelease = jobs.stream().mapToInt(j -> (int) j[1]).toArray();
       jobDeadline = jobs.stream().mapToInt(j -> (int) j[2]).toArray();
@@ -349,16 +366,8 @@ public final class SlicedBound {
     }
 
     /**
-     * The bound at per-axis summaries {@code axes[axis][tensor]} (null: the tensor is not sliced)
-     * under the loop counts {@code counts}.
-     */
-    GroupingBound.Part bound(long[][][] axes, long[] counts) {
-      return bound(axes, counts, true);
-    }
-
-    /**
-     * The bound at {@code axes} under {@code counts}; without {@code exposed}, the TIU, fill, drain
-     * and GDMA terms only (cheaper, and never above it).
+     * The bound at {@code axes} under {@code counts}; without {@code exposed}, without the first
+     * and last iterations' transfers of {@link #stepExcess} (cheaper, and never above it).
      */
     GroupingBound.Part bound(long[][][] axes, long[] counts, boolean exposed) {
       double bytes = constantBytes;
@@ -385,11 +394,10 @@ public final class SlicedBound {
           Math.max(0, model.gdmaCycles(first, chip) - 1)
               + Math.max(0, model.gdmaCycles(last, chip) - 1);
       long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
-      long excess = 0;
+      long excess = laterWeights.length == 0 ? 0 : weightExcess(axes);
       if (exposed) {
         boolean one = counts[0] * counts[1] * counts[2] * counts[3] == 1;
-        excess =
-            Math.max(laterWeights.length == 0 ? 0 : weightExcess(axes), stepExcess(axes, 2, true));
+        excess = Math.max(excess, stepExcess(axes, 2, true));
         if (!one) {
           excess += stepExcess(axes, 3, false);
         }
@@ -599,11 +607,11 @@ public final class SlicedBound {
     /**
      * An upper bound on the most {@code demand} of {@code items} whose {@code bytes} fit in {@code
      * free}, each whole or not at all: the 0/1 knapsack by dynamic programming over sizes rounded
-     * down to units of a 512th of the lane (and the room rounded up), so every set that fits is
+     * down to units of a 128th of the lane (and the room rounded up), so every set that fits is
      * still counted.
      */
     private long zeroOne(List<Integer> items, long[] demand, long[] bytes, long free) {
-      long unit = Math.max(1, (lmem.capacity + 511) / 512);
+      long unit = Math.max(1, (lmem.capacity + 127) / 128);
       int cap = (int) ((free + unit - 1) / unit);
       long[] best = new long[cap + 1];
       long always = 0;

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.TestFactory;
  * models of both kinds (CNNs with long base groups, a transformer with short ones), after the front
  * end as the CLI plans them, on both chips: never above the total cycles and DDR bytes of any
  * planner's validated grouping, nor of the ungrouped model; the bound of each planner's own
- * timestep method ({@link GroupingBound#forMethod}, tighter for today's pipelined tables) never
- * below the former nor above that planner's grouping.
+ * timestep method ({@link GroupingBound#forMethod}, tighter for today's pipelined tables) and of
+ * its own method and slicing rules ({@link GroupingBound#forGroupings}, section 7) never below the
+ * former nor above that planner's grouping.
  */
 class GroupingBoundIT {
   private static final List<String> MODELS = List.of("squeezenet1.0", "resnet18", "minilm-l6");
@@ -84,6 +85,19 @@ class GroupingBoundIT {
                         .isLessThanOrEqualTo(total.cycles());
                     assertThat(own.ddrBytes())
                         .as("%s on %s bytes, %s bound", planner, p.name(), "own method's")
+                        .isLessThanOrEqualTo(total.ddrBytes());
+                    // and of its own method and slicing rules (section 7 for today's tables)
+                    GroupingBound.Totals sliced =
+                        GroupingBound.forGroupings(
+                                cost, p, o.solution().timestepMethod(), o.solution().rules())
+                            .totals();
+                    assertThat(sliced.cycles())
+                        .as("%s on %s cycles, %s bound", planner, p.name(), "own rules'")
+                        .isGreaterThanOrEqualTo(own.cycles())
+                        .isLessThanOrEqualTo(total.cycles());
+                    assertThat(sliced.ddrBytes())
+                        .as("%s on %s bytes, %s bound", planner, p.name(), "own rules'")
+                        .isGreaterThanOrEqualTo(own.ddrBytes())
                         .isLessThanOrEqualTo(total.ddrBytes());
                   }
                 }));

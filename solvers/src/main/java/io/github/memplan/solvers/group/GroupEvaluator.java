@@ -927,16 +927,24 @@ public final class GroupEvaluator {
   }
 
   /**
-   * A tighter lower bound than {@link #lowerBound} on every group of {@code first..last}, at a walk
-   * of its secs box: the larger of it and {@link RooflineBounds#everySecs} under this evaluator's
-   * rules.
+   * A tighter lower bound than {@link #lowerBound} on every group of {@code first..last}: the
+   * larger of it and {@link RooflineBounds#everySecs} under this evaluator's rules, when walking
+   * the range's secs box costs at most {@link #EVERY_SECS_WORK} ({@link
+   * RooflineBounds#everySecsWork}); else {@link #lowerBound}.
    */
   public long everySecsBound(int first, int last) {
-    return bounds == null
-        ? 0
-        : Math.max(
-            bounds.range(first, last), bounds.everySecs(p.order().subList(first, last + 1), rules));
+    if (bounds == null) {
+      return 0;
+    }
+    List<Op> ops = p.order().subList(first, last + 1);
+    long range = bounds.range(first, last);
+    return bounds.everySecsWork(ops, rules) > EVERY_SECS_WORK
+        ? range
+        : Math.max(range, bounds.everySecs(ops, rules));
   }
+
+  /** Most work ({@link RooflineBounds#everySecsWork}) of one {@link #everySecsBound}. */
+  static final long EVERY_SECS_WORK = 2_000_000;
 
   /** Whether some range was answered empty because the budget ran out. */
   public boolean outOfBudget() {

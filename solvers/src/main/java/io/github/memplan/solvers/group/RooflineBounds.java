@@ -22,7 +22,8 @@ import java.util.Map;
  *       (weights, group outputs and the rows of every group input that every valid group loads;
  *       proof in its class comment).
  *   <li><b>At one slicing</b> ({@link #sliced}): {@link SlicedBound#at} (TIU of every slice plus
- *       the pipeline's fill and drain, against every transfer; proof in its class comment).
+ *       the pipeline's fill and drain, against every transfer; proof in its class comment), in its
+ *       quick form {@link SlicedBound#quickAt}.
  * </ul>
  *
  * Stateless.
@@ -57,9 +58,17 @@ public final class RooflineBounds {
     return ddr ? part.bytes() : part.cycles();
   }
 
-  /** A bound for the group {@code ops} sliced as {@code slices} ({@link SlicedBound#at}). */
+  /** The work of {@link #everySecs} ({@link SlicedBound#work}). */
+  public long everySecsWork(List<Op> ops, SliceRules rules) {
+    return atSlices.work(ops, rules);
+  }
+
+  /**
+   * A bound for the group {@code ops} sliced as {@code slices} ({@link SlicedBound#quickAt}: the
+   * search asks it of every candidate).
+   */
   public long sliced(List<Op> ops, GroupBoundary io, Map<String, SliceInfo> slices) {
-    GroupingBound.Part part = atSlices.at(ops, io, slices);
+    GroupingBound.Part part = atSlices.quickAt(ops, io, slices);
     return ddr ? part.bytes() : part.cycles();
   }
 }
