@@ -78,6 +78,9 @@ import java.util.Set;
  * costs one slicing per value of each axis and a product per combination.
  */
 public final class SlicedBound {
+  /** The middle steps {@link Terms#middleExcess} looks at, at most. */
+  static final int MIDDLE_STEPS = 32;
+
   private final RooflineCostModel model;
   private final Graph graph;
   private final Chip chip;
@@ -164,23 +167,20 @@ public final class SlicedBound {
       perAxis.add(accepted);
       countsPerAxis.add(counts);
     }
-    long bestCycles = Long.MAX_VALUE;
+    // first the cheap terms of every secs (and the bytes, which they hold whole), then the full
+    // bound in order of the cheap one until it reaches the least full bound found: the full bound
+    // is never below the cheap one, so no secs left could be lower
     long bestBytes = Long.MAX_VALUE;
     long[][][] axes = new long[4][][];
     long[] counts = new long[4];
     int[] at = new int[4];
+    List<long[]> cheapest = new ArrayList<>();
     while (true) {
-      for (int a = 0; a < 4; a++) {
-        axes[a] = perAxis.get(a).get(at[a]);
-        counts[a] = countsPerAxis.get(a).get(at[a]);
-      }
+      select(perAxis, countsPerAxis, at, axes, counts);
       GroupingBound.Part cheap = terms.bound(axes, counts, false);
-      if (cheap.cycles() < bestCycles || cheap.bytes() < bestBytes) {
-        GroupingBound.Part p = terms.bound(axes, counts, true);
-        if ((p.cycles() < bestCycles || p.bytes() < bestBytes) && terms.lmem.fits(axes)) {
-          bestCycles = Math.min(bestCycles, p.cycles());
-          bestBytes = Math.min(bestBytes, p.bytes());
-        }
+      cheapest.add(new long[] {cheap.cycles(), at[0], at[1], at[2], at[3]});
+      if (cheap.bytes() < bestBytes && terms.lmem.fits(axes)) {
+        bestBytes = cheap.bytes();
       }
       int a = 3;
       while (a >= 0 && ++at[a] == perAxis.get(a).size()) {
@@ -188,10 +188,38 @@ public final class SlicedBound {
         a--;
       }
       if (a < 0) {
-        return bestCycles == Long.MAX_VALUE
-            ? new GroupingBound.Part(GroupingBound.NO_GROUP_COST, GroupingBound.NO_GROUP_COST)
-            : new GroupingBound.Part(bestCycles, bestBytes);
+        break;
       }
+    }
+    cheapest.sort(java.util.Comparator.comparingLong(c -> c[0]));
+    long bestCycles = Long.MAX_VALUE;
+    for (long[] c : cheapest) {
+      if (c[0] >= bestCycles) {
+        break;
+      }
+      for (int a = 0; a < 4; a++) {
+        at[a] = (int) c[1 + a];
+      }
+      select(perAxis, countsPerAxis, at, axes, counts);
+      if (terms.lmem.fits(axes)) {
+        bestCycles = Math.min(bestCycles, terms.bound(axes, counts, true).cycles());
+      }
+    }
+    return bestCycles == Long.MAX_VALUE
+        ? new GroupingBound.Part(GroupingBound.NO_GROUP_COST, GroupingBound.NO_GROUP_COST)
+        : new GroupingBound.Part(bestCycles, bestBytes);
+  }
+
+  /** The per-axis summaries and loop counts of the secs {@code at} indexes. */
+  private static void select(
+      List<List<long[][]>> perAxis,
+      List<List<Long>> countsPerAxis,
+      int[] at,
+      long[][][] axes,
+      long[] counts) {
+    for (int a = 0; a < 4; a++) {
+      axes[a] = perAxis.get(a).get(at[a]);
+      counts[a] = countsPerAxis.get(a).get(at[a]);
     }
   }
 
@@ -227,7 +255,10 @@ public final class SlicedBound {
     return extent;
   }
 
-  /** A tensor's slices on one axis: count, Σ len, first len, last len, longest len. */
+  /**
+   * A tensor's slices on one axis: count, Σ len, first len, last len, longest len, then each
+   * slice's len.
+   */
   private static long[] summary(List<Range> slices) {
     long total = 0;
     for (Range r : slices) {
@@ -237,9 +268,16 @@ public final class SlicedBound {
     for (Range r : slices) {
       most = Math.max(most, r.len());
     }
-    return new long[] {
-      slices.size(), total, slices.get(0).len(), slices.get(slices.size() - 1).len(), most
-    };
+    long[] out = new long[5 + slices.size()];
+    out[0] = slices.size();
+    out[1] = total;
+    out[2] = slices.get(0).len();
+    out[3] = slices.get(slices.size() - 1).len();
+    out[4] = most;
+    for (int i = 0; i < slices.size(); i++) {
+      out[5 + i] = slices.get(i).len();
+    }
+    return out;
   }
 
   /** The terms of one group: which tensors each term reads, and the constants. */
@@ -262,6 +300,14 @@ public final class SlicedBound {
 
     /** Whole-op TIU cycles of each op. */
     final long[] opTiu;
+
+    /**
+     * The first op's activation operands (loaded for the next iteration by stage-0 transfers, in
+     * rows after the last that reads them) and the last op's group outputs (stored for the
+     * iteration before by stage-2 transfers, in rows before the last op's): tensor index, first
+     * row, last row.
+     */
+    final int[][] folded;
 
     /**
      * The stage-1 transfers ({@link #stepExcess}), by release row: the tensor moved (its index, or
@@ -363,6 +409,21 @@ public final class SlicedBound {
       }
       fill = firstActivations.stream().mapToInt(index::get).toArray();
       drain = drained.stream().mapToInt(index::get).toArray();
+      List<int[]> fold = new ArrayList<>();
+      int k = ops.size();
+      for (int t : fill) {
+        int lastReader = 0;
+        for (int r = 0; r < k; r++) {
+          if (ops.get(r).inputs().contains(tensors.get(t))) {
+            lastReader = r;
+          }
+        }
+        fold.add(new int[] {t, lastReader + 1, k - 1});
+      }
+      for (int t : drain) {
+        fold.add(new int[] {t, 0, k - 2});
+      }
+      folded = fold.toArray(new int[0][]);
     }
 
     /**
@@ -399,7 +460,7 @@ public final class SlicedBound {
         boolean one = counts[0] * counts[1] * counts[2] * counts[3] == 1;
         excess = Math.max(excess, stepExcess(axes, 2, true));
         if (!one) {
-          excess += stepExcess(axes, 3, false);
+          excess += stepExcess(axes, 3, false) + middleExcess(axes, counts);
         }
       }
       return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + excess, gdma), ddr);
@@ -511,38 +572,7 @@ public final class SlicedBound {
         left[j] = Math.min(left[j], most);
       }
       long cut = prefetchCut(left, live, jobBytes, rooms, release, deadline);
-      Integer[] byRelease = new Integer[left.length];
-      for (int j = 0; j < left.length; j++) {
-        byRelease[j] = j;
-      }
-      java.util.Arrays.sort(byRelease, java.util.Comparator.comparingInt(j -> release[j]));
-      java.util.PriorityQueue<Integer> open =
-          new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(j -> deadline[j]));
-      long absorbed = 0;
-      int next = 0;
-      for (int r = 0; r < k; r++) {
-        while (next < left.length && release[byRelease[next]] <= r) {
-          int j = byRelease[next++];
-          if (left[j] > 0 && deadline[j] >= release[j]) {
-            open.add(j);
-          }
-        }
-        long room = rooms[r];
-        while (room > 0 && !open.isEmpty()) {
-          int j = open.peek();
-          if (deadline[j] < r) {
-            open.poll();
-            continue;
-          }
-          long take = Math.min(room, left[j]);
-          left[j] -= take;
-          room -= take;
-          absorbed += take;
-          if (left[j] == 0) {
-            open.poll();
-          }
-        }
-      }
+      long absorbed = absorbed(left, release, deadline, rooms);
       return Math.max(0, demand - Math.min(absorbed, cut));
     }
 
@@ -602,6 +632,159 @@ public final class SlicedBound {
         bound = Math.min(bound + rooms[r], due + knapsack);
       }
       return (long) Math.ceil(bound) + 1;
+    }
+
+    /**
+     * The middle steps {@code 2..L - 1} (at most {@link #MIDDLE_STEPS} of them: each step's excess
+     * is at least 0 and the steps' cells are apart, so any subset is a bound; more steps cost more
+     * than they add on yolov5s: 32 give 10278167 cycles in 8 s, 4096 give 10295124 in 35 s): in
+     * step {@code t} the TIU runs iteration {@code t - 1}, beside the stage-1 transfers of that
+     * iteration's activations (weights may be held: left out), the stage-0 loads of iteration
+     * {@code t} and the stage-2 stores of iteration {@code t - 2}, each in its window ({@link
+     * #folded}); what earliest-deadline-first cannot absorb, each transfer capped at the largest
+     * row of its window, as in {@link #stepExcess} but without the LMEM's narrowing.
+     */
+    private long middleExcess(long[][][] axes, long[] counts) {
+      long loops = counts[0] * counts[1] * counts[2] * counts[3];
+      int k = opOutputs.length;
+      int n = jobTensor.length + folded.length;
+      int[] release = new int[n];
+      int[] deadline = new int[n];
+      for (int j = 0; j < jobTensor.length; j++) {
+        release[j] = jobRelease[j];
+        deadline[j] = jobDeadline[j];
+      }
+      for (int f = 0; f < folded.length; f++) {
+        release[jobTensor.length + f] = folded[f][1];
+        deadline[jobTensor.length + f] = folded[f][2];
+      }
+      long total = 0;
+      for (long t = 2; t <= Math.min(loops - 1, MIDDLE_STEPS + 1); t++) {
+        long[] rooms = new long[k];
+        long[] demand = new long[n];
+        for (int r = 0; r < k; r++) {
+          rooms[r] =
+              (long)
+                      Math.ceil(
+                          opTiu[r]
+                              * Math.min(
+                                  1.0, share(axes, counts, opOutputs[r], t - 1, opElements[r])))
+                  + 1;
+        }
+        for (int j = 0; j < jobTensor.length; j++) {
+          demand[j] =
+              jobTensor[j] < 0 ? 0 : gdmaLess1(iterationBytes(axes, counts, jobTensor[j], t - 1));
+        }
+        for (int f = 0; f < folded.length; f++) {
+          boolean load = f < fill.length;
+          demand[jobTensor.length + f] =
+              gdmaLess1(iterationBytes(axes, counts, folded[f][0], load ? t : t - 2));
+        }
+        long sum = 0;
+        for (long d : demand) {
+          sum += d;
+        }
+        total += Math.max(0, sum - absorbed(demand, release, deadline, rooms));
+      }
+      return total;
+    }
+
+    /** The iteration {@code it}'s slice of tensor {@code t} as a share of its elements. */
+    private double share(long[][][] axes, long[] counts, int t, long it, double elements) {
+      if (axes[0][t] == null) {
+        return 1;
+      }
+      double e = 1;
+      for (int a = 0; a < 4; a++) {
+        e *= sliceLen(axes[a][t], index(counts, a, it));
+      }
+      return e / elements;
+    }
+
+    /** The bytes of iteration {@code it}'s slice of tensor {@code t}. */
+    private long iterationBytes(long[][][] axes, long[] counts, int t, long it) {
+      Tensor tensor = graph.tensor(tensors.get(t));
+      if (axes[0][t] == null) {
+        return tensor.bytes();
+      }
+      long e = 1;
+      for (int a = 0; a < 4; a++) {
+        e *= sliceLen(axes[a][t], index(counts, a, it));
+      }
+      return tensor.dtype().bytes(e);
+    }
+
+    /** The length of slice {@code idx} on one axis (a tensor of one slice holds it every time). */
+    private long sliceLen(long[] summary, long idx) {
+      return summary[0] == 1 ? summary[1] : summary[5 + (int) Math.min(idx, summary[0] - 1)];
+    }
+
+    /** The slice index on axis {@code a} of iteration {@code it}: c innermost, then w, h, n. */
+    private long index(long[] counts, int a, long it) {
+      long c = counts[1];
+      long w = counts[3];
+      long h = counts[2];
+      return switch (a) {
+        case 1 -> it % c;
+        case 3 -> it / c % w;
+        case 2 -> it / (c * w) % h;
+        default -> it / (c * w * h);
+      };
+    }
+
+    /**
+     * What earliest-deadline-first along the rows absorbs of {@code demand} (each capped at the
+     * largest room of its window {@code [release, deadline]}) with {@code rooms} per row: the most
+     * any fractional assignment absorbs, as the windows are intervals.
+     */
+    private long absorbed(long[] demand, int[] release, int[] deadline, long[] rooms) {
+      int k = rooms.length;
+      long sum = 0;
+      long[] left = new long[demand.length];
+      for (int j = 0; j < demand.length; j++) {
+        sum += demand[j];
+        long most = 0;
+        for (int r = Math.max(0, release[j]); r <= Math.min(k - 1, deadline[j]); r++) {
+          most = Math.max(most, rooms[r]);
+        }
+        left[j] = Math.min(demand[j], most);
+      }
+      if (sum == 0) {
+        return 0;
+      }
+      Integer[] byRelease = new Integer[left.length];
+      for (int j = 0; j < left.length; j++) {
+        byRelease[j] = j;
+      }
+      java.util.Arrays.sort(byRelease, java.util.Comparator.comparingInt(j -> release[j]));
+      java.util.PriorityQueue<Integer> open =
+          new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(j -> deadline[j]));
+      long absorbed = 0;
+      int next = 0;
+      for (int r = 0; r < k; r++) {
+        while (next < left.length && release[byRelease[next]] <= r) {
+          int j = byRelease[next++];
+          if (left[j] > 0 && deadline[j] >= release[j]) {
+            open.add(j);
+          }
+        }
+        long room = rooms[r];
+        while (room > 0 && !open.isEmpty()) {
+          int j = open.peek();
+          if (deadline[j] < r) {
+            open.poll();
+            continue;
+          }
+          long take = Math.min(room, left[j]);
+          left[j] -= take;
+          room -= take;
+          absorbed += take;
+          if (left[j] == 0) {
+            open.poll();
+          }
+        }
+      }
+      return absorbed;
     }
 
     /**
