@@ -55,10 +55,24 @@ import java.util.Set;
  *       g} and the rows' {@code σ}, both from the largest ({@link GroupingBound#bestPrefix}, as
  *       section 4 of {@link GroupingBound} matches whole-op TIU): cells distinct from steps 0 and
  *       {@code L + 1}, so it adds to the fill and drain.
+ *   <li><b>Transfers beside each step's TIU rows</b> ({@code Terms#stepExcess}, {@code
+ *       Terms#middleExcess}). In step {@code t} the TIU runs iteration {@code t - 1}, one op per
+ *       row, and the GDMA runs that iteration's stage-1 transfers (each in its window of rows: a
+ *       load before its reader, a store after its writer), the stage-0 loads of iteration {@code t}
+ *       and the stage-2 stores of iteration {@code t - 2} (in rows after the last reader, and
+ *       before the last op's). Since {@code Σ_c max(T_c, G_c) >= Σ_c T_c + Σ_c G_c - Σ_c min(G_c,
+ *       T_c)}, what no assignment of them to rows can absorb is exposed: the most any fractional
+ *       assignment absorbs is found by earliest-deadline-first (the windows are intervals), each
+ *       transfer capped at the largest row of its window (it runs in one row). For the first and
+ *       the last iteration the windows are also narrowed where the LMEM has no room for the value
+ *       beside what every table keeps alive ({@code Rows}), and a cut bounds what can be loaded
+ *       early over a row (the loads in flight there fit its free bytes: a 0/1 knapsack). Steps have
+ *       distinct cells, so their terms add; a middle step is counted only for up to {@value
+ *       #MIDDLE_STEPS} of them, and weights only in the first (a held weight moves once).
  * </ul>
  *
  * One cycle per term is given away for floating-point rounding. The cycles bound is {@code max(TIU
- * + fill + drain + weights, GDMA)}; the bytes bound the bytes above.
+ * + fill + drain + transfers, GDMA)}; the bytes bound the bytes above.
  *
  * <h2>Over every secs</h2>
  *
@@ -75,7 +89,9 @@ import java.util.Set;
  * ranges on an axis are those of the slicing on that axis alone ({@code SlicedBoundTest} checks
  * this against {@link Slicing} on every secs of its fixtures). Every term above is a sum of
  * products over axes of a per-axis quantity (slice count, sum, first and last length), so the box
- * costs one slicing per value of each axis and a product per combination.
+ * costs one slicing per value of each axis and a product per combination. The terms without the
+ * steps' transfers are computed for every combination first; the full bound then follows in their
+ * order until they reach the least full bound found (it is never below them).
  */
 public final class SlicedBound {
   /** The middle steps {@link Terms#middleExcess} looks at, at most. */
