@@ -114,12 +114,24 @@ public final class RooflineCostModel implements CostModel {
   }
 
   private static long tiuCycles(Graph graph, Op op, Chip chip, double fraction) {
-    double work = work(graph, op) * fraction;
+    return tiuCycles(work(graph, op), fraction, tiuRate(graph, op, chip));
+  }
+
+  /**
+   * TIU cycles of {@code fraction} of an op's {@code work} at {@code rate}: exactly what {@link
+   * #terms} counts for a slice whose share of the op's output is {@code fraction}.
+   */
+  static long tiuCycles(double work, double fraction, long rate) {
+    return (long) Math.ceil(work * fraction / (double) rate);
+  }
+
+  /** The op's TIU work per cycle. */
+  static long tiuRate(Graph graph, Op op, Chip chip) {
     Tensor out = graph.tensor(op.outputs().get(0));
     // an INT8 attention head multiplies INT8 operands into an INT32 result: its input's rate
     DType rated =
         op.kind() == OpKind.ATTENTION ? graph.tensor(op.inputs().get(0)).dtype() : out.dtype();
-    return (long) Math.ceil(work / (double) tiuRate(chip, rated));
+    return tiuRate(chip, rated);
   }
 
   /** MACs, or element ops for ops without MACs (see the class comment). */
@@ -148,7 +160,12 @@ public final class RooflineCostModel implements CostModel {
 
   /** GDMA cycles (at the TIU clock) to move {@code bytes} between DDR and LMEM. */
   public long gdmaCycles(long bytes, Chip chip) {
-    return (long) Math.ceil(bytes / ddrGBps(chip) * tiuMhz(chip) / 1000.0);
+    return (long) Math.ceil(gdmaTime(bytes, chip));
+  }
+
+  /** {@link #gdmaCycles} before rounding up: a row moving several transfers rounds their sum. */
+  public double gdmaTime(long bytes, Chip chip) {
+    return bytes / ddrGBps(chip) * tiuMhz(chip) / 1000.0;
   }
 
   @Override

@@ -47,8 +47,9 @@ import java.util.Set;
  *   <li><b>Weights beside iteration 0.</b> A weight that the first op does not read is loaded whole
  *       in iteration 0 by a stage-1 transfer (held or not), so in step 1, in the row of an op
  *       before its first reader (today's table runs one op per row; a moved load keeps its stage).
- *       In step 1 the TIU works on iteration 0 only: a row's TIU cycles there are at most {@code
- *       tiu(op) · f_0 + 1}, {@code f_0} the first slice's share of the op's output. With {@code Σ_c
+ *       In step 1 the TIU works on iteration 0 only: a row's TIU cycles there are {@code
+ *       ceil(work(op) · f_0 / rate)}, {@code f_0} the first slice's share of the op's output,
+ *       computed as the cost model computes them (so are every step's rows below). With {@code Σ_c
  *       max(T_c, G_c) >= Σ_c T_c + Σ_(c in S) (G_c - T_c)} for the cells {@code S} of step 1 that
  *       hold these loads, distinct rows, and {@code G_c} at least {@code gdma(b) - 1} per weight in
  *       it, their excess is at least {@code max_k Σ_(j <= k) (g_j - σ_j)} over the weights' {@code
@@ -67,8 +68,9 @@ import java.util.Set;
  *       the last iteration the windows are also narrowed where the LMEM has no room for the value
  *       beside what every table keeps alive ({@code Rows}), and a cut bounds what can be loaded
  *       early over a row (the loads in flight there fit its free bytes: a 0/1 knapsack). Steps have
- *       distinct cells, so their terms add; a middle step is counted only for up to {@value
- *       #MIDDLE_STEPS} of them, and weights only in the first (a held weight moves once).
+ *       distinct cells, so their terms add, and any subset of them is a bound. The middle steps are
+ *       counted by class (steps whose iterations' slices have the same lengths have the same
+ *       excess), and weights only in the first step (a held weight moves once).
  * </ul>
  *
  * One cycle per term is given away for floating-point rounding. The cycles bound is {@code max(TIU
@@ -91,11 +93,37 @@ import java.util.Set;
  * products over axes of a per-axis quantity (slice count, sum, first and last length), so the box
  * costs one slicing per value of each axis and a product per combination. The terms without the
  * steps' transfers are computed for every combination first; the full bound then follows in their
- * order until they reach the least full bound found (it is never below them).
+ * order until they reach the least full bound found (it is never below them), where the bound with
+ * only the most common class of middle steps is below that least bound too (it is never above the
+ * full bound either).
  */
 public final class SlicedBound {
-  /** The middle steps {@link Terms#middleExcess} looks at, at most. */
-  static final int MIDDLE_STEPS = 32;
+  /** The classes of middle steps {@link Terms#middleExcess} solves, at most (the most common). */
+  static final int MIDDLE_STEPS = 64;
+
+  /** The classes of middle steps {@link Terms#middleExcess} counts, at most. */
+  static final int MIDDLE_CLASSES = 4 * MIDDLE_STEPS;
+
+  /** The axes from the innermost loop (c, then w, h, n) and from the outermost. */
+  private static final int[] INNER_FIRST = {1, 3, 2, 0};
+
+  private static final int[] OUTER_FIRST = {0, 2, 3, 1};
+
+  /** The fractions of a cycle {@link Terms#middleExcess} counts in (see {@code gdmaUnits}). */
+  static final long STEP_UNITS = 1024;
+
+  /** Which steps' transfers beside their TIU rows a bound counts. */
+  private enum Exposed {
+    /** None: the terms every search candidate is asked for. */
+    NONE,
+    /** The middle steps of the most common class only. */
+    LARGEST_MIDDLE_CLASS,
+    /** The first, the last and the middle steps. */
+    ALL
+  }
+
+  /** The middle steps across an outer slice {@link Terms#middleExcess} walks, at most. */
+  static final long MIDDLE_LOOPS = 1 << 16;
 
   private final RooflineCostModel model;
   private final Graph graph;
@@ -138,7 +166,7 @@ public final class SlicedBound {
         axes[a.ordinal()][t] = si == null ? null : summary(si.get(a));
       }
     }
-    return terms.bound(axes, counts, full);
+    return terms.bound(axes, counts, full ? Exposed.ALL : Exposed.NONE);
   }
 
   /**
@@ -193,7 +221,7 @@ public final class SlicedBound {
     List<long[]> cheapest = new ArrayList<>();
     while (true) {
       select(perAxis, countsPerAxis, at, axes, counts);
-      GroupingBound.Part cheap = terms.bound(axes, counts, false);
+      GroupingBound.Part cheap = terms.bound(axes, counts, Exposed.NONE);
       cheapest.add(new long[] {cheap.cycles(), at[0], at[1], at[2], at[3]});
       if (cheap.bytes() < bestBytes && terms.lmem.fits(axes)) {
         bestBytes = cheap.bytes();
@@ -217,8 +245,9 @@ public final class SlicedBound {
         at[a] = (int) c[1 + a];
       }
       select(perAxis, countsPerAxis, at, axes, counts);
-      if (terms.lmem.fits(axes)) {
-        bestCycles = Math.min(bestCycles, terms.bound(axes, counts, true).cycles());
+      if (terms.lmem.fits(axes)
+          && terms.bound(axes, counts, Exposed.LARGEST_MIDDLE_CLASS).cycles() < bestCycles) {
+        bestCycles = Math.min(bestCycles, terms.bound(axes, counts, Exposed.ALL).cycles());
       }
     }
     return bestCycles == Long.MAX_VALUE
@@ -314,8 +343,14 @@ public final class SlicedBound {
     /** {@code gdma(b) - 1} of each weight the first op does not read, from the largest. */
     final long[] laterWeights;
 
-    /** Whole-op TIU cycles of each op. */
-    final long[] opTiu;
+    /** Each axis's slice classes ({@link #sliceClasses}) by its per-tensor summaries. */
+    final Map<long[][], int[]> classesOf = new java.util.IdentityHashMap<>();
+
+    /** Each op's work, TIU rate and output elements, as the cost model counts a slice. */
+    final double[] opMacs;
+
+    final long[] opRate;
+    final long[] outElements;
 
     /**
      * The first op's activation operands (loaded for the next iteration by stage-0 transfers, in
@@ -405,7 +440,6 @@ public final class SlicedBound {
               .sorted()
               .map(x -> -x)
               .toArray();
-      opTiu = ops.stream().mapToLong(op -> model.tiuCycles(graph, op, chip)).toArray();
       List<long[]> jobs = full ? stageOneTransfers(ops, io, firstReads, index) : List.of();
       jobTensor = jobs.stream().mapToInt(j -> (int) j[0]).toArray();
       jobRelease = jobs.stream().mapToInt(j -> (int) j[1]).toArray();
@@ -417,8 +451,14 @@ public final class SlicedBound {
       opOutputs = ops.stream().mapToInt(op -> index.get(op.outputs().get(0))).toArray();
       opWork = new double[ops.size()];
       opElements = new double[ops.size()];
+      opMacs = new double[ops.size()];
+      opRate = new long[ops.size()];
+      outElements = new long[ops.size()];
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
+        opMacs[i] = RooflineCostModel.work(graph, op);
+        opRate[i] = RooflineCostModel.tiuRate(graph, op, chip);
+        outElements[i] = graph.tensor(op.outputs().get(0)).shape().elements();
         Nchw whole = Nchw.of(graph.tensor(op.outputs().get(0)).shape());
         opWork[i] = Math.max(0, model.tiuCycles(graph, op, chip) - 1);
         opElements[i] = (double) whole.n() * whole.c() * whole.h() * whole.w();
@@ -443,10 +483,10 @@ public final class SlicedBound {
     }
 
     /**
-     * The bound at {@code axes} under {@code counts}; without {@code exposed}, without the first
-     * and last iterations' transfers of {@link #stepExcess} (cheaper, and never above it).
+     * The bound at {@code axes} under {@code counts}, with the steps' {@code exposed} transfers
+     * (with fewer, cheaper and never above it).
      */
-    GroupingBound.Part bound(long[][][] axes, long[] counts, boolean exposed) {
+    GroupingBound.Part bound(long[][][] axes, long[] counts, Exposed exposed) {
       double bytes = constantBytes;
       for (int t : inputs) {
         bytes += elements(axes, counts, t) * graph.tensor(tensors.get(t)).dtype().bits() / 8.0;
@@ -472,12 +512,14 @@ public final class SlicedBound {
               + Math.max(0, model.gdmaCycles(last, chip) - 1);
       long gdma = Math.max(0, model.gdmaCycles((long) Math.floor(bytes), chip) - 1);
       long excess = laterWeights.length == 0 ? 0 : weightExcess(axes);
-      if (exposed) {
-        boolean one = counts[0] * counts[1] * counts[2] * counts[3] == 1;
+      boolean one = counts[0] * counts[1] * counts[2] * counts[3] == 1;
+      if (exposed == Exposed.ALL) {
         excess = Math.max(excess, stepExcess(axes, 2, true));
         if (!one) {
-          excess += stepExcess(axes, 3, false) + middleExcess(axes, counts);
+          excess += stepExcess(axes, 3, false) + middleExcess(axes, counts, false);
         }
+      } else if (exposed == Exposed.LARGEST_MIDDLE_CLASS && !one) {
+        excess += middleExcess(axes, counts, true);
       }
       return new GroupingBound.Part(Math.max((long) Math.floor(tiu) + edges + excess, gdma), ddr);
     }
@@ -651,17 +693,194 @@ public final class SlicedBound {
     }
 
     /**
-     * The middle steps {@code 2..L - 1} (at most {@link #MIDDLE_STEPS} of them: each step's excess
-     * is at least 0 and the steps' cells are apart, so any subset is a bound; more steps cost more
-     * than they add on yolov5s: 32 give 10278167 cycles in 8 s, 4096 give 10295124 in 35 s): in
-     * step {@code t} the TIU runs iteration {@code t - 1}, beside the stage-1 transfers of that
-     * iteration's activations (weights may be held: left out), the stage-0 loads of iteration
-     * {@code t} and the stage-2 stores of iteration {@code t - 2}, each in its window ({@link
-     * #folded}); what earliest-deadline-first cannot absorb, each transfer capped at the largest
-     * row of its window, as in {@link #stepExcess} but without the LMEM's narrowing.
+     * The middle steps {@code 2..L - 1}: in step {@code t} the TIU runs iteration {@code t - 1},
+     * beside the stage-1 transfers of that iteration's activations (weights may be held: left out),
+     * the stage-0 loads of iteration {@code t} and the stage-2 stores of iteration {@code t - 2},
+     * each in its window ({@link #folded}); what earliest-deadline-first cannot absorb, each
+     * transfer capped at the largest row of its window, as in {@link #stepExcess} but without the
+     * LMEM's narrowing.
+     *
+     * <p>A step's excess depends only on the lengths of the slices its three iterations take on
+     * each axis, so the steps are counted by class ({@link #sliceClasses}: on most axes the first,
+     * the last and the equal slices between) and each class is solved once. With {@code m} slices
+     * on the innermost axis that has more than one, a step whose iteration {@code t} sits at slice
+     * {@code x >= 2} of it shares its outer slices with the two iterations before: those steps are
+     * counted as products of per-axis counts; the {@code 2 (L / m - 1)} steps at {@code x < 2}
+     * cross an outer slice and are walked one by one. Each step's excess is at least 0 and the
+     * steps' cells are apart, so any subset is a bound: the classes past the first {@value
+     * #MIDDLE_CLASSES} found, those past the {@value #MIDDLE_STEPS} of the most steps and the
+     * walked steps past {@value #MIDDLE_LOOPS} are left out; with {@code largestClass}, all but the
+     * class of the most steps (a cheaper bound, never above the whole).
      */
-    private long middleExcess(long[][][] axes, long[] counts) {
+    private long middleExcess(long[][][] axes, long[] counts, boolean largestClass) {
       long loops = counts[0] * counts[1] * counts[2] * counts[3];
+      if (loops < 3) {
+        return 0;
+      }
+      StepClasses steps = new StepClasses(axes, counts);
+      int inner = -1;
+      for (int a : INNER_FIRST) {
+        if (inner < 0 && counts[a] > 1) {
+          inner = a;
+        }
+      }
+      long m = counts[inner];
+      // the steps inside one outer slice: each outer class times each run of three inner slices
+      List<long[]> outer = new ArrayList<>(); // {count, a representative outer index}
+      outer.add(new long[] {1, 0});
+      for (int a : OUTER_FIRST) {
+        if (a == inner || counts[a] == 1 || isInner(a, inner)) {
+          continue;
+        }
+        List<long[]> next = new ArrayList<>();
+        for (long[] o : outer) {
+          for (long[] c : steps.perClass(a)) { // {count, representative slice}
+            next.add(new long[] {o[0] * c[0], o[1] * counts[a] + c[1]});
+          }
+        }
+        outer = next;
+      }
+      List<long[]> triples = new ArrayList<>(); // {count, representative inner slice, class}
+      for (long x = 2; x < m; x++) {
+        steps.count(triples, 1, x);
+      }
+      List<long[]> classes = new ArrayList<>(); // {count, representative step, class}
+      for (long[] o : outer) {
+        for (long[] tr : triples) {
+          steps.count(classes, o[0] * tr[0], o[1] * m + tr[1]);
+        }
+      }
+      // the steps that cross an outer slice
+      for (long o = 1; o < Math.min(loops / m, MIDDLE_LOOPS); o++) {
+        steps.count(classes, 1, o * m);
+        steps.count(classes, 1, o * m + 1);
+      }
+      classes.sort(java.util.Comparator.comparingLong(c -> -c[0]));
+      long total = 0;
+      for (int i = 0; i < Math.min(largestClass ? 1 : MIDDLE_STEPS, classes.size()); i++) {
+        total += classes.get(i)[0] * steps.excess(classes.get(i)[1]);
+      }
+      return total / STEP_UNITS;
+    }
+
+    /** Whether axis {@code a} runs inside axis {@code inner} (c innermost, then w, h, n). */
+    private static boolean isInner(int a, int inner) {
+      int ia = 0;
+      int ii = 0;
+      for (int i = 0; i < INNER_FIRST.length; i++) {
+        ia = INNER_FIRST[i] == a ? i : ia;
+        ii = INNER_FIRST[i] == inner ? i : ii;
+      }
+      return ia < ii;
+    }
+
+    /** The middle steps of one secs by class, each class's excess solved once. */
+    private final class StepClasses {
+      private final long[][][] axes;
+      private final long[] counts;
+      private final int[][] classes = new int[4][];
+      private final long[] radix = new long[4];
+      private final long perIteration;
+      private final boolean byClass;
+
+      StepClasses(long[][][] axes, long[] counts) {
+        this.axes = axes;
+        this.counts = counts;
+        long product = 1;
+        for (int a = 0; a < 4; a++) {
+          classes[a] = classesOf.get(axes[a]);
+          if (classes[a] == null || classes[a].length != counts[a]) {
+            classes[a] = sliceClasses(axes[a], counts[a]);
+            classesOf.put(axes[a], classes[a]);
+          }
+          for (int id : classes[a]) {
+            radix[a] = Math.max(radix[a], id + 1);
+          }
+          product *= radix[a];
+        }
+        perIteration = product;
+        // a step's class: its three iterations' classes; each step a class of its own where
+        // their product overflows
+        byClass = Math.pow(perIteration, 3) < 0x1p62;
+      }
+
+      /** Per class of axis {@code a}'s slices: how many slices, and one of them. */
+      List<long[]> perClass(int a) {
+        List<long[]> out = new ArrayList<>();
+        for (int idx = 0; idx < classes[a].length; idx++) {
+          int id = classes[a][idx];
+          while (out.size() <= id) {
+            out.add(new long[] {0, idx});
+          }
+          out.get(id)[0]++;
+        }
+        return out;
+      }
+
+      /** Step {@code t}'s class. */
+      long key(long t) {
+        if (!byClass) {
+          return t;
+        }
+        long key = 0;
+        for (long it = t - 2; it <= t; it++) {
+          key = key * perIteration + iterationClass(it);
+        }
+        return key;
+      }
+
+      /**
+       * Adds {@code count} steps of step {@code t}'s class to {@code classes} ({count, a
+       * representative step, class}); a class past the first {@value #MIDDLE_CLASSES} is left out.
+       */
+      void count(List<long[]> classes, long count, long t) {
+        long key = key(t);
+        for (long[] c : classes) {
+          if (c[2] == key) {
+            c[0] += count;
+            return;
+          }
+        }
+        if (classes.size() < MIDDLE_CLASSES) {
+          classes.add(new long[] {count, t, key});
+        }
+      }
+
+      /** Step {@code t}'s excess in {@link #STEP_UNITS}. */
+      long excess(long t) {
+        return stepExcessAt(axes, counts, t);
+      }
+
+      /** Iteration {@code it}'s class: the classes of its slice on each axis. */
+      private long iterationClass(long it) {
+        long id = 0;
+        for (int a = 0; a < 4; a++) {
+          id = id * radix[a] + classes[a][(int) index(counts, a, it)];
+        }
+        return id;
+      }
+    }
+
+    /**
+     * The slice indices of one axis by class: two indices share a class when every tensor's slice
+     * there has the same length.
+     */
+    private int[] sliceClasses(long[][] summaries, long count) {
+      int[] classes = new int[(int) count];
+      Map<List<Long>, Integer> ids = new HashMap<>();
+      for (int idx = 0; idx < count; idx++) {
+        List<Long> lengths = new ArrayList<>(summaries.length);
+        for (long[] summary : summaries) {
+          lengths.add(summary == null ? 0 : sliceLen(summary, idx));
+        }
+        Integer id = ids.putIfAbsent(lengths, ids.size());
+        classes[idx] = id == null ? ids.size() - 1 : id;
+      }
+      return classes;
+    }
+
+    /** The excess of middle step {@code t} ({@link #middleExcess}), in {@link #STEP_UNITS}. */
+    private long stepExcessAt(long[][][] axes, long[] counts, long t) {
       int k = opOutputs.length;
       int n = jobTensor.length + folded.length;
       int[] release = new int[n];
@@ -674,60 +893,53 @@ public final class SlicedBound {
         release[jobTensor.length + f] = folded[f][1];
         deadline[jobTensor.length + f] = folded[f][2];
       }
-      long total = 0;
-      for (long t = 2; t <= Math.min(loops - 1, MIDDLE_STEPS + 1); t++) {
-        long[] rooms = new long[k];
-        long[] demand = new long[n];
-        for (int r = 0; r < k; r++) {
-          rooms[r] =
-              (long)
-                      Math.ceil(
-                          opTiu[r]
-                              * Math.min(
-                                  1.0, share(axes, counts, opOutputs[r], t - 1, opElements[r])))
-                  + 1;
-        }
-        for (int j = 0; j < jobTensor.length; j++) {
-          demand[j] =
-              jobTensor[j] < 0 ? 0 : gdmaLess1(iterationBytes(axes, counts, jobTensor[j], t - 1));
-        }
-        for (int f = 0; f < folded.length; f++) {
-          boolean load = f < fill.length;
-          demand[jobTensor.length + f] =
-              gdmaLess1(iterationBytes(axes, counts, folded[f][0], load ? t : t - 2));
-        }
-        long sum = 0;
-        for (long d : demand) {
-          sum += d;
-        }
-        total += Math.max(0, sum - absorbed(demand, release, deadline, rooms));
+      long[] rooms = new long[k];
+      long[] demand = new long[n];
+      for (int r = 0; r < k; r++) {
+        rooms[r] = rowTiu(r, iterationElements(axes, counts, opOutputs[r], t - 1)) * STEP_UNITS;
       }
-      return total;
+      for (int j = 0; j < jobTensor.length; j++) {
+        demand[j] =
+            jobTensor[j] < 0 ? 0 : gdmaUnits(iterationBytes(axes, counts, jobTensor[j], t - 1));
+      }
+      for (int f = 0; f < folded.length; f++) {
+        boolean load = f < fill.length;
+        demand[jobTensor.length + f] =
+            gdmaUnits(iterationBytes(axes, counts, folded[f][0], load ? t : t - 2));
+      }
+      long sum = 0;
+      for (long d : demand) {
+        sum += d;
+      }
+      return Math.max(0, sum - absorbed(demand, release, deadline, rooms));
     }
 
-    /** The iteration {@code it}'s slice of tensor {@code t} as a share of its elements. */
-    private double share(long[][][] axes, long[] counts, int t, long it, double elements) {
-      if (axes[0][t] == null) {
-        return 1;
-      }
-      double e = 1;
-      for (int a = 0; a < 4; a++) {
-        e *= sliceLen(axes[a][t], index(counts, a, it));
-      }
-      return e / elements;
+    /**
+     * At most the GDMA time of {@code bytes} in {@link #STEP_UNITS} of a cycle: a row's transfers
+     * take the ceiling of their sum, so their times add unrounded (one unit given away for
+     * floating-point rounding).
+     */
+    private long gdmaUnits(long bytes) {
+      return Math.max(0, (long) Math.floor(model.gdmaTime(bytes, chip) * STEP_UNITS) - 1);
     }
 
-    /** The bytes of iteration {@code it}'s slice of tensor {@code t}. */
-    private long iterationBytes(long[][][] axes, long[] counts, int t, long it) {
-      Tensor tensor = graph.tensor(tensors.get(t));
+    /** The elements of iteration {@code it}'s slice of tensor {@code t}; -1 where it is whole. */
+    private long iterationElements(long[][][] axes, long[] counts, int t, long it) {
       if (axes[0][t] == null) {
-        return tensor.bytes();
+        return -1;
       }
       long e = 1;
       for (int a = 0; a < 4; a++) {
         e *= sliceLen(axes[a][t], index(counts, a, it));
       }
-      return tensor.dtype().bytes(e);
+      return e;
+    }
+
+    /** The bytes of iteration {@code it}'s slice of tensor {@code t}. */
+    private long iterationBytes(long[][][] axes, long[] counts, int t, long it) {
+      Tensor tensor = graph.tensor(tensors.get(t));
+      long e = iterationElements(axes, counts, t, it);
+      return e < 0 ? tensor.bytes() : tensor.dtype().bytes(e);
     }
 
     /** The length of slice {@code idx} on one axis (a tensor of one slice holds it every time). */
@@ -828,20 +1040,28 @@ public final class SlicedBound {
     }
 
     /**
-     * At most the TIU cycles, plus one, of the op of row {@code r} on its first ({@code which ==
-     * 2}) or last ({@code 3}) slice: {@code ceil(tiu · f) <= tiu · f + 1}, {@code f} the slice's
-     * share of its output.
+     * The TIU cycles of the op of row {@code r} on its first ({@code which == 2}) or last ({@code
+     * 3}) slice.
      */
     private long room(long[][][] axes, int r, int which) {
       int t = opOutputs[r];
-      double share = 1;
-      if (axes[0][t] != null) {
-        for (int a = 0; a < 4; a++) {
-          share *= axes[a][t][which];
-        }
-        share /= opElements[r];
+      if (axes[0][t] == null) {
+        return rowTiu(r, -1);
       }
-      return (long) Math.ceil(opTiu[r] * Math.min(1.0, share)) + 1;
+      long elements = 1;
+      for (int a = 0; a < 4; a++) {
+        elements *= axes[a][t][which];
+      }
+      return rowTiu(r, elements);
+    }
+
+    /**
+     * The TIU cycles of the op of row {@code r} on a slice of {@code elements} of its output (-1:
+     * the whole op), computed as the cost model computes them, so never below them.
+     */
+    private long rowTiu(int r, long elements) {
+      double fraction = elements < 0 ? 1.0 : (double) elements / outElements[r];
+      return RooflineCostModel.tiuCycles(opMacs[r], fraction, opRate[r]);
     }
 
     private boolean producedBy(List<Op> ops, String t) {
