@@ -310,19 +310,20 @@ import java.util.Set;
  * A {@link Grouping} names the slicing rules its groups are sliced under ({@link Grouping#rules})
  * and {@link GroupingValidator} slices each group under them. For the groupings of a folding method
  * sliced under given rules ({@link #forGroupings}), a range's bound is the larger of sections 2 to
- * 6 and {@link SlicedBound#best}: the least, over every secs that slicing accepts for the range, of
- * a bound on every valid group at that secs. At one secs the slices are known, so that bound counts
- * the halo rows every iteration computes and loads, the pipeline's first and last iterations at
- * their real slices, the transfers of each step that no TIU row of that step can absorb (within
- * what the LMEM leaves free, for the first and last iterations), and no group at all where the live
- * bytes of a row overflow the lane (its class comment has the proof). Computing it walks a box of
- * secs per range, so the DP refines lazily: it finds the least partition with every range at its
- * section 2 bound, replaces the bounds of the ranges that partition uses by their section 7 bounds,
- * and repeats until the least partition uses refined ranges only. Each refined value is a bound of
- * its range and every other value is too, so the partition's sum is a bound at every step; a range
- * whose walk would exceed the work left ({@code REFINE_WORK}, which keeps yolov3 and yolov5s to a
- * few seconds) keeps its section 2 bound. Bytes are refined the same way. Not for v0's tables,
- * whose transfers are not staged, nor for groupings whose rules are unknown ({@link #forMethod}).
+ * 6 and {@link SlicedBound#best}: the least, over every secs that slicing accepts for the range and
+ * that the rules allow ({@link ShapeSecsBounds#whyOutOfBounds}), of a bound on every valid group at
+ * that secs. At one secs the slices are known, so that bound counts the halo rows every iteration
+ * computes and loads, the pipeline's first and last iterations at their real slices, the transfers
+ * of each step that no TIU row of that step can absorb (within what the LMEM leaves free, for the
+ * first and last iterations), and no group at all where the live bytes of a row overflow the lane
+ * (its class comment has the proof). Computing it walks a box of secs per range, so the DP refines
+ * lazily: it finds the least partition with every range at its section 2 bound, replaces the bounds
+ * of the ranges that partition uses by their section 7 bounds, and repeats until the least
+ * partition uses refined ranges only. Each refined value is a bound of its range and every other
+ * value is too, so the partition's sum is a bound at every step; a range whose walk would exceed
+ * the work left ({@code REFINE_WORK}, which keeps yolov3 and yolov5s to about 12 s) keeps its
+ * section 2 bound. Bytes are refined the same way. Not for v0's tables, whose transfers are not
+ * staged, nor for groupings whose rules are unknown ({@link #forMethod}).
  *
  * <p>What the bound ignores (so where it is loose): H/W margins, the barrier between rows beyond
  * the weights of sections 4, 5 and 7, slicing's refusals other than those of sections 6 and 7, for
@@ -588,7 +589,7 @@ public final class GroupingBound {
   private long refineWorkLeft = REFINE_WORK;
 
   /** Section 7's work per problem. */
-  static final long REFINE_WORK = 150_000_000L;
+  static final long REFINE_WORK = 2_400_000_000L;
 
   /**
    * Section 7: the least sum over partitions of the base group of {@code n} ops from {@code a},

@@ -22,7 +22,10 @@ import java.util.Optional;
  *   <li>{@code slicing}: the grouping's rules honour the problem's h/2 option ({@link
  *       GroupOptions#admits}: forced on or off, or by default as the rules' era has it); backward
  *       slicing under the group's secs and the grouping's rules (with their group types and
- *       margins, which {@link Pieces} may switch) succeeds and gives the recorded slices;
+ *       margins, which {@link Pieces} may switch) succeeds and gives the recorded slices; under
+ *       rules that bound secs ({@link SliceRules#boundsSecs}: today's, not v0's) the secs lie
+ *       within {@code get_group_max_secs} and split W only as {@code can_split_w} allows ({@link
+ *       ShapeSecsBounds#whyOutOfBounds});
  *   <li>{@code timesteps}: the grouping's {@link TimestepMethod} (a variant with {@link Pieces}
  *       switched off when its id names one) rebuilds the table, the group's recorded transfer moves
  *       are legal and applied ({@link TimestepMoves}), and the result is the recorded table and
@@ -85,6 +88,14 @@ public final class GroupingValidator implements Validator<GroupProblem, Grouping
         }
       }
       if (!capable) {
+        continue;
+      }
+      Optional<String> outside =
+          ShapeSecsBounds.whyOutOfBounds(p.graph(), ops, p.chip(), grp.secs(), g.rules());
+      if (outside.isPresent()) {
+        out.add(
+            new Violation(
+                "slicing", p.name() + ": " + name + " " + grp.secs() + ": " + outside.get()));
         continue;
       }
       GroupCandidate c =

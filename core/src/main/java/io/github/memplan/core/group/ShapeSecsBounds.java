@@ -353,6 +353,54 @@ public final class ShapeSecsBounds {
   }
 
   /**
+   * Why {@code secs} lies outside what today's code lets the group {@code ops} take under {@code
+   * rules} ({@link SliceRules#boundsSecs}): above {@code get_group_max_secs} on some axis, or a W
+   * split that {@code can_split_w} refuses. Empty when inside, or when the rules do not bound secs.
+   */
+  public static Optional<String> whyOutOfBounds(
+      Graph graph, List<Op> ops, Chip chip, ShapeSecs secs, SliceRules rules) {
+    if (!rules.boundsSecs()) {
+      return Optional.empty();
+    }
+    GroupType type = rules.groupType(graph, ops, chip);
+    ShapeSecs max = maxSecs(graph, ops, chip, type);
+    for (Axis a : Axis.values()) {
+      if (secs.secs(a) > max.secs(a)) {
+        return Optional.of(
+            a + " secs " + secs.secs(a) + " above get_group_max_secs' " + max.secs(a));
+      }
+    }
+    List<String> outs = GroupBoundary.of(graph, ops).outputs();
+    long dhw = (long) secs.hsecs() * secs.wsecs();
+    if (canSplitW(graph, chip, type, outs, dhw, max.hsecs(), secs.wsecs())) {
+      return Optional.empty();
+    }
+    for (String out : outs) {
+      Tensor t = graph.tensor(out);
+      long bytes =
+          OpSemantics.ceilDiv(type.view(t.shape(), chip).w(), secs.wsecs())
+              * Math.max(1, t.dtype().bits() / 8);
+      if (bytes < MIN_W_SLICE_BYTES) {
+        return Optional.of(
+            "W secs "
+                + secs.wsecs()
+                + " leave "
+                + out
+                + "'s w slice at "
+                + bytes
+                + " bytes, under "
+                + MIN_W_SLICE_BYTES
+                + ", with h·w secs "
+                + dhw
+                + " below the max H secs "
+                + max.hsecs()
+                + " (can_split_w)");
+      }
+    }
+    return Optional.of("W secs " + secs.wsecs() + " refused by can_split_w");
+  }
+
+  /**
    * {@code can_split_w}: when {@code dhw < heightMin} and {@code wsecs > 1}, every group output's w
    * slice, {@code ceil(w / wsecs) · dtype_bytes}, must be at least 256 bytes.
    */

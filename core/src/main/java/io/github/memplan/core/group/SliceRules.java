@@ -40,6 +40,17 @@ public record SliceRules(
     Objects.requireNonNull(groupTypes, "groupTypes");
   }
 
+  /**
+   * Whether a group's shape secs are bounded as today's code bounds them (§2.6): within {@code
+   * get_group_max_secs} ({@link ShapeSecsBounds#maxSecs}) and, for W, by {@code assign_dhwsecs}'s
+   * {@code can_split_w} ({@link ShapeSecsBounds#canSplitW}); today's quick search and the group
+   * searches pick their secs there, and {@link GroupingValidator} checks it. v0 (§2.13) picks N and
+   * H secs by its own rule (no group types at all): its groupings are not held to it.
+   */
+  public boolean boundsSecs() {
+    return groupTypes != GroupTypes.NONE;
+  }
+
   /** The type of the group {@code ops} under these rules: NORMAL unless groups are typed. */
   public GroupType groupType(Graph graph, List<Op> ops, Chip chip) {
     return groupTypes == GroupTypes.SET_GROUP_TYPE

@@ -78,24 +78,27 @@ import java.util.Set;
  *
  * <h2>Over every secs</h2>
  *
- * A valid group of a range is sliced by {@link Slicing} at its secs under the grouping's rules, so
- * the least of the bound above over every secs that slicing accepts is a bound on every valid group
- * of the range. Slicing accepts no secs above a group output's extent on an axis (in the group
- * type's layout; C in units of NPU_NUM channels), as a slice would come out empty, so the secs lie
- * in a finite box, walked whole. Slicing treats the axes apart: each output axis is cut by its own
- * secs; each operand's range on an axis is whole when that axis has one sec, else the backward of
- * the output's ranges on that axis; two users' ranges are compared and joined axis by axis (the
- * hull) and refused for reasons that do not depend on the secs; the h/2 rule reads H alone. So
- * slicing at {@code (n, c, h, w)} succeeds exactly when it succeeds at each of {@code (n, 1, 1,
- * 1)}, {@code (1, c, 1, 1)}, {@code (1, 1, h, 1)} and {@code (1, 1, 1, w)}, and each tensor's
- * ranges on an axis are those of the slicing on that axis alone ({@code SlicedBoundTest} checks
- * this against {@link Slicing} on every secs of its fixtures). Every term above is a sum of
- * products over axes of a per-axis quantity (slice count, sum, first and last length), so the box
- * costs one slicing per value of each axis and a product per combination. The terms without the
- * steps' transfers are computed for every combination first; the full bound then follows in their
- * order until they reach the least full bound found (it is never below them), where the bound with
- * only the most common class of middle steps is below that least bound too (it is never above the
- * full bound either).
+ * A valid group of a range is sliced by {@link Slicing} at its secs under the grouping's rules, and
+ * under today's rules its secs lie within {@code get_group_max_secs} and split W only as {@code
+ * can_split_w} allows ({@link SliceRules#boundsSecs}, checked by {@link GroupingValidator}), so the
+ * least of the bound above over every such secs that slicing accepts is a bound on every valid
+ * group of the range. Slicing accepts no secs above a group output's extent on an axis (in the
+ * group type's layout; C in units of NPU_NUM channels), as a slice would come out empty, so the
+ * secs lie in a finite box (under today's rules, also within {@code get_group_max_secs}), walked
+ * whole but for the combinations {@code can_split_w} refuses. Slicing treats the axes apart: each
+ * output axis is cut by its own secs; each operand's range on an axis is whole when that axis has
+ * one sec, else the backward of the output's ranges on that axis; two users' ranges are compared
+ * and joined axis by axis (the hull) and refused for reasons that do not depend on the secs; the
+ * h/2 rule reads H alone. So slicing at {@code (n, c, h, w)} succeeds exactly when it succeeds at
+ * each of {@code (n, 1, 1, 1)}, {@code (1, c, 1, 1)}, {@code (1, 1, h, 1)} and {@code (1, 1, 1,
+ * w)}, and each tensor's ranges on an axis are those of the slicing on that axis alone ({@code
+ * SlicedBoundTest} checks this against {@link Slicing} on every secs of its fixtures). Every term
+ * above is a sum of products over axes of a per-axis quantity (slice count, sum, first and last
+ * length), so the box costs one slicing per value of each axis and a product per combination. The
+ * terms without the steps' transfers are computed for every combination first; the full bound then
+ * follows in their order until they reach the least full bound found (it is never below them),
+ * where the bound with only the most common class of middle steps is below that least bound too (it
+ * is never above the full bound either).
  */
 public final class SlicedBound {
   /** The classes of middle steps {@link Terms#middleExcess} solves, at most (the most common). */
@@ -171,7 +174,8 @@ public final class SlicedBound {
 
   /**
    * The least bound over every secs that {@link Slicing} accepts for the group {@code ops} under
-   * {@code rules}; {@link GroupingBound#NO_GROUP_COST} in both when it accepts none.
+   * {@code rules} and that the rules allow ({@link ShapeSecsBounds#whyOutOfBounds}); {@link
+   * GroupingBound#NO_GROUP_COST} in both when it accepts none.
    */
   public GroupingBound.Part best(List<Op> ops, SliceRules rules) {
     GroupBoundary io = GroupBoundary.of(graph, ops);
@@ -181,9 +185,11 @@ public final class SlicedBound {
     // per axis, per accepted secs: the count and each tensor's summary on that axis
     List<List<long[][]>> perAxis = new ArrayList<>();
     List<List<Long>> countsPerAxis = new ArrayList<>();
+    List<List<Long>> secsPerAxis = new ArrayList<>();
     for (Axis a : Axis.values()) {
       List<long[][]> accepted = new ArrayList<>();
       List<Long> counts = new ArrayList<>();
+      List<Long> secsOf = new ArrayList<>();
       for (long k = 1; k <= extent[a.ordinal()]; k++) {
         int[] secs = {1, 1, 1, 1};
         secs[a.ordinal()] = (int) k;
@@ -204,13 +210,16 @@ public final class SlicedBound {
         }
         accepted.add(sums);
         counts.add(count);
+        secsOf.add(k);
       }
       if (accepted.isEmpty()) {
         return new GroupingBound.Part(GroupingBound.NO_GROUP_COST, GroupingBound.NO_GROUP_COST);
       }
       perAxis.add(accepted);
       countsPerAxis.add(counts);
+      secsPerAxis.add(secsOf);
     }
+    SecsRule rule = new SecsRule(ops, io, rules, secsPerAxis.get(Axis.W.ordinal()));
     // first the cheap terms of every secs (and the bytes, which they hold whole), then the full
     // bound in order of the cheap one until it reaches the least full bound found: the full bound
     // is never below the cheap one, so no secs left could be lower
@@ -221,10 +230,12 @@ public final class SlicedBound {
     List<long[]> cheapest = new ArrayList<>();
     while (true) {
       select(perAxis, countsPerAxis, at, axes, counts);
-      GroupingBound.Part cheap = terms.bound(axes, counts, Exposed.NONE);
-      cheapest.add(new long[] {cheap.cycles(), at[0], at[1], at[2], at[3]});
-      if (cheap.bytes() < bestBytes && terms.lmem.fits(axes)) {
-        bestBytes = cheap.bytes();
+      if (rule.allows(secsPerAxis.get(Axis.H.ordinal()).get(at[Axis.H.ordinal()]), at[3])) {
+        GroupingBound.Part cheap = terms.bound(axes, counts, Exposed.NONE);
+        cheapest.add(new long[] {cheap.cycles(), at[0], at[1], at[2], at[3]});
+        if (cheap.bytes() < bestBytes && terms.lmem.fits(axes)) {
+          bestBytes = cheap.bytes();
+        }
       }
       int a = 3;
       while (a >= 0 && ++at[a] == perAxis.get(a).size()) {
@@ -283,7 +294,39 @@ public final class SlicedBound {
     return (slices + combinations) * ops.size();
   }
 
-  /** Per axis, the most secs slicing can accept: the least extent of a group output. */
+  /**
+   * Today's bounds on a group's W secs beyond what slicing accepts ({@link SliceRules#boundsSecs}):
+   * {@code get_group_max_secs} and {@code assign_dhwsecs}'s {@code can_split_w} ({@link
+   * ShapeSecsBounds#canSplitW}), which {@link GroupingValidator} checks.
+   */
+  private final class SecsRule {
+    private final boolean on;
+    private final long maxH;
+    private final boolean[] wideEnough;
+    private final List<Long> wSecs;
+
+    SecsRule(List<Op> ops, GroupBoundary io, SliceRules rules, List<Long> wSecs) {
+      on = rules.boundsSecs();
+      this.wSecs = wSecs;
+      GroupType type = rules.groupType(graph, ops, chip);
+      maxH = on ? ShapeSecsBounds.maxSecs(graph, ops, chip, type).hsecs() : 0;
+      wideEnough = new boolean[wSecs.size()];
+      for (int i = 0; i < wSecs.size(); i++) {
+        wideEnough[i] =
+            !on || ShapeSecsBounds.canSplitW(graph, chip, type, io.outputs(), 0, 1, wSecs.get(i));
+      }
+    }
+
+    /** Whether a group may be cut into {@code h} H secs and the {@code wi}-th W secs. */
+    boolean allows(long h, int wi) {
+      return !on || wSecs.get(wi) == 1 || h * wSecs.get(wi) >= maxH || wideEnough[wi];
+    }
+  }
+
+  /**
+   * Per axis, the most secs slicing can accept: the least extent of a group output; under rules
+   * that bound the secs ({@link SliceRules#boundsSecs}), at most {@code get_group_max_secs}.
+   */
   private long[] extent(List<Op> ops, GroupBoundary io, SliceRules rules) {
     GroupType type = rules.groupType(graph, ops, chip);
     long[] extent = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
@@ -296,6 +339,12 @@ public final class SlicedBound {
     }
     if (!OpSemantics.bm1684xFamily(chip)) {
       extent[3] = 1; // slicing refuses W secs off the BM1684X family
+    }
+    if (rules.boundsSecs()) {
+      ShapeSecs max = ShapeSecsBounds.maxSecs(graph, ops, chip, type);
+      for (Axis a : Axis.values()) {
+        extent[a.ordinal()] = Math.min(extent[a.ordinal()], max.secs(a));
+      }
     }
     return extent;
   }
@@ -783,6 +832,11 @@ public final class SlicedBound {
       private final long perIteration;
       private final boolean byClass;
 
+      /** The class {@link #count} found last (the steps come in runs of one class). */
+      private long[] last;
+
+      private List<long[]> lastIn;
+
       StepClasses(long[][][] axes, long[] counts) {
         this.axes = axes;
         this.counts = counts;
@@ -835,14 +889,22 @@ public final class SlicedBound {
        */
       void count(List<long[]> classes, long count, long t) {
         long key = key(t);
+        if (lastIn == classes && last[2] == key) {
+          last[0] += count;
+          return;
+        }
         for (long[] c : classes) {
           if (c[2] == key) {
             c[0] += count;
+            last = c;
+            lastIn = classes;
             return;
           }
         }
         if (classes.size() < MIDDLE_CLASSES) {
-          classes.add(new long[] {count, t, key});
+          last = new long[] {count, t, key};
+          lastIn = classes;
+          classes.add(last);
         }
       }
 

@@ -200,4 +200,64 @@ class ShapeSecsBoundsTest {
                 g, g.ops(), bm1684x, b.timesteps(), SliceRules.TODAY, new ShapeSecs(1, 1, 2, 1)))
         .isEmpty();
   }
+
+  /**
+   * relu0 → relu1 on x[1,8,8,160] f32 (bm1684x): {@code get_group_max_secs} gives h 8 and w 160
+   * (160 · 4 bytes above DMA_ALGN_BYTES' 512). At 1 x 4 secs the w slices hold 40 · 4 = 160 bytes,
+   * under can_split_w's 256, with h·w = 4 below the max h of 8: today's code never cuts there, so
+   * the validator refuses a grouping that does; 1 x 2 (320 bytes) and 8 x 4 (h·w = 32, past the max
+   * h) are allowed, 9 x 1 is not (above the max h). v0's rules are not held to any of it.
+   */
+  @Test
+  void theValidatorHoldsTodaysGroupingsToTheSecsTodaysCodeCanChoose() {
+    Graph g = GroupFixtures.reluPair(1, 8, 8, 160);
+    var ops = g.ops();
+    assertThat(ShapeSecsBounds.maxSecs(g, ops, bm1684x)).isEqualTo(new ShapeSecs(1, 1, 8, 160));
+    assertThat(
+            ShapeSecsBounds.whyOutOfBounds(
+                g, ops, bm1684x, new ShapeSecs(1, 1, 1, 4), SliceRules.TODAY))
+        .hasValueSatisfying(
+            why -> assertThat(why).contains("can_split_w", "at 160 bytes", "under 256"));
+    assertThat(
+            ShapeSecsBounds.whyOutOfBounds(
+                g, ops, bm1684x, new ShapeSecs(1, 1, 1, 2), SliceRules.TODAY))
+        .isEmpty();
+    assertThat(
+            ShapeSecsBounds.whyOutOfBounds(
+                g, ops, bm1684x, new ShapeSecs(1, 1, 8, 4), SliceRules.TODAY))
+        .isEmpty();
+    assertThat(
+            ShapeSecsBounds.whyOutOfBounds(
+                g, ops, bm1684x, new ShapeSecs(1, 1, 9, 1), SliceRules.TODAY))
+        .hasValueSatisfying(why -> assertThat(why).contains("H secs 9", "get_group_max_secs"));
+    assertThat(
+            ShapeSecsBounds.whyOutOfBounds(
+                g, ops, bm1684x, new ShapeSecs(1, 1, 1, 4), SliceRules.V0))
+        .isEmpty();
+
+    GroupProblem p = GroupProblem.of(g, bm1684x, GroupOptions.DEFAULT);
+    ShapeSecs refused = new ShapeSecs(1, 1, 1, 4);
+    GroupCandidate.Built built =
+        (GroupCandidate.Built)
+            GroupCandidate.build(
+                "reluPair/g0", g, ops, bm1684x, refused, SliceRules.TODAY, new Timesteps2026());
+    Group group =
+        new Group(
+            0,
+            1,
+            refused,
+            built.slices().slices(),
+            built.timesteps(),
+            new io.github.memplan.core.lmem.LmemSolution(
+                new long[built.timesteps().lmem().buffers().size()]));
+    Grouping grouping =
+        new Grouping(Grouping.names(p.order()), SliceRules.TODAY, "today", List.of(group));
+    assertThat(new GroupingValidator().validate(p, grouping))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.rule()).isEqualTo("slicing");
+              assertThat(v.message()).contains("group 0 [0..1]", "can_split_w");
+            });
+  }
 }
