@@ -1,5 +1,6 @@
 package io.github.memplan.core.group;
 
+import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.solve.Direction;
 import io.github.memplan.core.solve.Metric;
 import io.github.memplan.core.solve.MetricProvider;
@@ -10,10 +11,13 @@ import java.util.function.ToDoubleBiFunction;
 
 /**
  * The metrics of a grouping run, costed by {@link RooflineCostModel}: {@code total-cycles}, {@code
- * ddr-bytes}, {@code groups}, {@code global-ops}, and the ungrouped model's {@code
- * ungrouped-cycles} and {@code ungrouped-ddr-bytes} for comparison (these need no solution). Every
- * metric is lower-is-better; {@code groups} counts as such because fewer, longer groups keep more
- * traffic on chip, but read it together with {@code global-ops}.
+ * ddr-bytes}, {@code groups}, {@code global-ops}, the LMEM placements' {@code bank-conflicts} and
+ * {@code bank-conflict-groups} (groups with any), for planners that report them the groups whose
+ * conflicts are proven unavoidable ({@code conflict-groups-unavoidable}) or left undecided ({@code
+ * conflict-groups-undecided}), and the ungrouped model's {@code ungrouped-cycles} and {@code
+ * ungrouped-ddr-bytes} for comparison (these need no solution). Every metric is lower-is-better;
+ * {@code groups} counts as such because fewer, longer groups keep more traffic on chip, but read it
+ * together with {@code global-ops}.
  *
  * <p>{@code lower-bound-cycles} and {@code lower-bound-ddr-bytes} (higher is better; they need no
  * solution) are {@link GroupingBound}'s bounds on {@code total-cycles} and {@code ddr-bytes} of
@@ -108,6 +112,40 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
         : computeBound(p);
   }
 
+  /**
+   * The stats a planner that treats bank conflicts reports, per group whose placement had some: a
+   * placement without them kept, proven unavoidable for the group's table, or undecided.
+   */
+  public static final String CONFLICTS_REMOVED = "conflict-groups-removed";
+
+  public static final String CONFLICTS_UNAVOIDABLE = "conflict-groups-unavoidable";
+  public static final String CONFLICTS_UNDECIDED = "conflict-groups-undecided";
+
+  /**
+   * The bank conflicts ({@link LmemBanks}) of the grouping's placements, and its groups with any.
+   */
+  private static long[] conflicts(Grouping g) {
+    long[] out = new long[2];
+    for (Group grp : g.groups()) {
+      int c = LmemBanks.report(grp.timesteps().lmem(), grp.lmem()).conflictCount();
+      out[0] += c;
+      out[1] += c > 0 ? 1 : 0;
+    }
+    return out;
+  }
+
+  /** A count the planner reported in its stats, absent when it reports none. */
+  private static Metric<GroupProblem, Grouping> reported(String id) {
+    return Metric.of(
+        id,
+        "count",
+        Direction.LOWER_IS_BETTER,
+        (p, o) ->
+            o.status().hasSolution() && o.stats().containsKey(id)
+                ? OptionalDouble.of(o.stats().get(id))
+                : OptionalDouble.empty());
+  }
+
   /** The last problem's bound (both metrics ask for it in turn). */
   private static final GroupingBound[] LAST = new GroupingBound[1];
 
@@ -118,6 +156,10 @@ public final class GroupingMetrics implements MetricProvider<GroupProblem, Group
         solved("ddr-bytes", "bytes", (p, g) -> cost(p, g).ddrBytes()),
         solved("groups", "count", (p, g) -> g.groups().size()),
         solved("global-ops", "count", (p, g) -> g.globalOps().size()),
+        solved("bank-conflicts", "count", (p, g) -> conflicts(g)[0]),
+        solved("bank-conflict-groups", "count", (p, g) -> conflicts(g)[1]),
+        reported(CONFLICTS_UNAVOIDABLE),
+        reported(CONFLICTS_UNDECIDED),
         Metric.of(
             "ungrouped-cycles",
             "cycles",

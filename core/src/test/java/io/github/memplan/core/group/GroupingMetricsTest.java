@@ -26,6 +26,7 @@ class GroupingMetricsTest {
     Map<String, Double> values =
         new GroupingMetrics()
             .metrics().stream()
+                .filter(m -> m.value(p, o).isPresent())
                 .collect(Collectors.toMap(Metric::id, m -> m.value(p, o).orElseThrow()));
     assertThat(values)
         .containsEntry("total-cycles", 146.0)
@@ -40,7 +41,24 @@ class GroupingMetricsTest {
         // column of x for its whole output) 2048 = 6400, 6400 / 64 - 1 = 99 GDMA cycles. So 99
         // cycles (above Σ whole-op TIU 36 + 1 = 37, the former bound) and 6400 bytes.
         .containsEntry("lower-bound-cycles", 99.0)
-        .containsEntry("lower-bound-ddr-bytes", 6400.0);
+        .containsEntry("lower-bound-ddr-bytes", 6400.0)
+        // x, w, conv and relu stacked within bank 0: the conv's operands and result pairwise (x-w,
+        // x-conv, w-conv) and the relu's operand and result (conv-relu) conflict
+        .containsEntry("bank-conflicts", 4.0)
+        .containsEntry("bank-conflict-groups", 1.0)
+        // counts only a planner that treats conflicts reports
+        .doesNotContainKeys(
+            GroupingMetrics.CONFLICTS_UNAVOIDABLE, GroupingMetrics.CONFLICTS_UNDECIDED);
+    Outcome<Grouping> reported =
+        o.withStats(Map.of(GroupingMetrics.CONFLICTS_UNAVOIDABLE, 1, "other", 5));
+    assertThat(
+            new GroupingMetrics()
+                .metrics().stream()
+                    .filter(m -> m.id().equals(GroupingMetrics.CONFLICTS_UNAVOIDABLE))
+                    .findFirst()
+                    .orElseThrow()
+                    .value(p, reported))
+        .hasValue(1.0);
     assertThat(new GroupingMetrics().metrics().get(0).value(p, Outcome.error("x"))).isEmpty();
   }
 }

@@ -1,5 +1,6 @@
 package io.github.memplan.solvers.group;
 
+import io.github.memplan.core.lmem.LmemBanks;
 import io.github.memplan.core.lmem.LmemInstance;
 import io.github.memplan.core.lmem.LmemSolution;
 import io.github.memplan.core.lmem.LmemValidator;
@@ -33,12 +34,26 @@ public final class LmemOracle {
   /** CP-SAT's deterministic time per oracle call (one unit is roughly two seconds). */
   static final double DETERMINISTIC_TIME = 0.5;
 
+  /** CP-SAT's deterministic time per group asked for a placement without bank conflicts. */
+  static final double CONFLICT_FREE_DETERMINISTIC_TIME = 1.0;
+
   private final List<String> ids;
   private final List<Planner<LmemInstance, LmemSolution>> planners;
 
-  private LmemOracle(List<String> ids, List<Planner<LmemInstance, LmemSolution>> planners) {
+  /** The chain's planner that can forbid bank conflicts, asked to, or null when none can. */
+  private final Planner<LmemInstance, LmemSolution> conflictFree;
+
+  private final String conflictFreeId;
+
+  private LmemOracle(
+      List<String> ids,
+      List<Planner<LmemInstance, LmemSolution>> planners,
+      String conflictFreeId,
+      Planner<LmemInstance, LmemSolution> conflictFree) {
     this.ids = List.copyOf(ids);
     this.planners = List.copyOf(planners);
+    this.conflictFreeId = conflictFreeId;
+    this.conflictFree = conflictFree;
   }
 
   /**
@@ -48,6 +63,8 @@ public final class LmemOracle {
   public static LmemOracle of(String owner, String spec) {
     List<String> ids = new ArrayList<>();
     List<Planner<LmemInstance, LmemSolution>> planners = new ArrayList<>();
+    String conflictFreeId = null;
+    Planner<LmemInstance, LmemSolution> conflictFree = null;
     for (String raw : spec.split("\\+", -1)) {
       String id = raw.trim();
       if (id.isEmpty()) {
@@ -71,8 +88,21 @@ public final class LmemOracle {
         }
       }
       planners.add(provider.create(asked));
+      if (conflictFree == null
+          && provider.parameters().stream().map(Parameter::name).anyMatch("conflict"::equals)) {
+        Map<String, String> strict = new java.util.HashMap<>(asked);
+        strict.put("conflict", "hard");
+        if (provider.parameters().stream().map(Parameter::name).anyMatch("straddle"::equals)) {
+          strict.put("straddle", "soft");
+        }
+        if (asked.containsKey("deterministic-time")) {
+          strict.put("deterministic-time", Double.toString(CONFLICT_FREE_DETERMINISTIC_TIME));
+        }
+        conflictFreeId = id;
+        conflictFree = provider.create(strict);
+      }
     }
-    return new LmemOracle(ids, planners);
+    return new LmemOracle(ids, planners, conflictFreeId, conflictFree);
   }
 
   /** The chain's ids, in order. */
@@ -108,5 +138,56 @@ public final class LmemOracle {
       }
     }
     return Optional.empty();
+  }
+
+  /** What asking for a placement without bank conflicts gave ({@link #withoutConflicts}). */
+  public enum ConflictVerdict {
+    /** The placement had none. */
+    NONE,
+    /**
+     * A placement without conflicts replaces it (it may straddle banks more: today's allocator does
+     * not avoid straddles, only conflicts).
+     */
+    REMOVED,
+    /** Proven: every placement of the instance has a bank conflict. */
+    UNAVOIDABLE,
+    /** Neither found nor proven in the budget (or no planner of the chain can forbid them). */
+    UNDECIDED
+  }
+
+  /** A {@link ConflictVerdict} and the placement to keep. */
+  public record ConflictCheck(ConflictVerdict verdict, LmemSolution placement) {}
+
+  /**
+   * {@code placement} of {@code inst} without its bank conflicts where the chain's planner that can
+   * forbid them ({@code lmem-exact}: {@code conflict=hard}, {@code straddle=soft}, {@code
+   * goal=satisfy}, {@value #CONFLICT_FREE_DETERMINISTIC_TIME} deterministic units) finds one,
+   * validated; its answer {@code INFEASIBLE} proves the conflicts unavoidable. The placement does
+   * not change a group's cycles (the cost model needs no address).
+   *
+   * @throws IllegalStateException when the planner answers {@link Status#ERROR}
+   */
+  public ConflictCheck withoutConflicts(
+      LmemInstance inst, LmemSolution placement, SolveContext ctx) {
+    if (LmemBanks.report(inst, placement).conflictCount() == 0) {
+      return new ConflictCheck(ConflictVerdict.NONE, placement);
+    }
+    if (conflictFree == null || ctx.budget().exhausted()) {
+      return new ConflictCheck(ConflictVerdict.UNDECIDED, placement);
+    }
+    Outcome<LmemSolution> o = conflictFree.solve(inst, ctx);
+    if (o.status() == Status.ERROR) {
+      throw new IllegalStateException(
+          "LMEM planner '" + conflictFreeId + "' failed on " + inst.name() + ": " + o.message());
+    }
+    if (o.status() == Status.INFEASIBLE) {
+      return new ConflictCheck(ConflictVerdict.UNAVOIDABLE, placement);
+    }
+    if (o.status().hasSolution() && new LmemValidator().isValid(inst, o.solution())) {
+      if (LmemBanks.report(inst, o.solution()).conflictCount() == 0) {
+        return new ConflictCheck(ConflictVerdict.REMOVED, o.solution());
+      }
+    }
+    return new ConflictCheck(ConflictVerdict.UNDECIDED, placement);
   }
 }

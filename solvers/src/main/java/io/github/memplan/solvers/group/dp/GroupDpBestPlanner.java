@@ -4,6 +4,7 @@ import io.github.memplan.core.group.CostModel;
 import io.github.memplan.core.group.Group;
 import io.github.memplan.core.group.GroupProblem;
 import io.github.memplan.core.group.Grouping;
+import io.github.memplan.core.group.GroupingMetrics;
 import io.github.memplan.core.group.GroupingOutcomes;
 import io.github.memplan.core.solve.Outcome;
 import io.github.memplan.core.solve.Planner;
@@ -205,21 +206,66 @@ public final class GroupDpBestPlanner implements Planner<GroupProblem, Grouping>
       }
       groups.add(g);
     }
+    // the bank conflicts lmem-tpumlir accepted: removed where a placement without them exists,
+    // else proven unavoidable or left undecided (the cycles do not move)
+    long[] verdicts = new long[LmemOracle.ConflictVerdict.values().length];
+    for (int k = 0; k < groups.size(); k++) {
+      Group g = groups.get(k);
+      LmemOracle.ConflictCheck c = oracle.withoutConflicts(g.timesteps().lmem(), g.lmem(), ctx);
+      verdicts[c.verdict().ordinal()]++;
+      if (c.verdict() == LmemOracle.ConflictVerdict.REMOVED) {
+        groups.set(
+            k,
+            new Group(
+                g.first(),
+                g.last(),
+                g.secs(),
+                g.slices(),
+                g.timesteps(),
+                c.placement(),
+                g.moves()));
+      }
+    }
     Grouping grouping =
         new Grouping(Grouping.names(p.order()), ev.rules(), ev.timestepMethod(), groups);
     Map<String, Long> stats = new LinkedHashMap<>(ev.stats());
     stats.put("pruned-ranges", pruned[0]);
     stats.put("objective", known);
-    return GroupingOutcomes.validated(ID, p, grouping, stats, message(ev.outOfBudget()));
+    stats.put(
+        GroupingMetrics.CONFLICTS_REMOVED, verdicts[LmemOracle.ConflictVerdict.REMOVED.ordinal()]);
+    stats.put(
+        GroupingMetrics.CONFLICTS_UNAVOIDABLE,
+        verdicts[LmemOracle.ConflictVerdict.UNAVOIDABLE.ordinal()]);
+    stats.put(
+        GroupingMetrics.CONFLICTS_UNDECIDED,
+        verdicts[LmemOracle.ConflictVerdict.UNDECIDED.ordinal()]);
+    return GroupingOutcomes.validated(ID, p, grouping, stats, message(ev.outOfBudget(), verdicts));
   }
 
   /**
-   * The outcome's message: that the budget ran out, and that CP-SAT could not run here (no exact
-   * transfer assignment, no {@code lmem-exact}: the grouping is the one a machine without OR-Tools'
-   * native library finds, not the one this planner finds elsewhere); null when neither.
+   * The outcome's message: how many groups had bank conflicts and what became of them ({@code
+   * verdicts} by {@link LmemOracle.ConflictVerdict}), that the budget ran out, and that CP-SAT
+   * could not run here (no exact transfer assignment, no {@code lmem-exact}: the grouping is the
+   * one a machine without OR-Tools' native library finds, not the one this planner finds
+   * elsewhere); null when none of these.
    */
-  static String message(boolean outOfBudget) {
+  static String message(boolean outOfBudget, long[] verdicts) {
     List<String> parts = new ArrayList<>();
+    long removed = verdicts[LmemOracle.ConflictVerdict.REMOVED.ordinal()];
+    long unavoidable = verdicts[LmemOracle.ConflictVerdict.UNAVOIDABLE.ordinal()];
+    long undecided = verdicts[LmemOracle.ConflictVerdict.UNDECIDED.ordinal()];
+    if (removed + unavoidable + undecided > 0) {
+      parts.add(
+          "bank conflicts in "
+              + (removed + unavoidable + undecided)
+              + " groups: "
+              + removed
+              + " placed without, "
+              + unavoidable
+              + " proven unavoidable, "
+              + undecided
+              + " undecided");
+    }
     if (outOfBudget) {
       parts.add("budget ran out; ranges not evaluated counted as invalid");
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Hand-worked examples of {@code lmem-exact}: the conflicts a greedy accepts, and proofs. */
-class LmemCpSatPlannerTest {
+public class LmemCpSatPlannerTest {
 
   @BeforeAll
   static void natives() {
@@ -61,7 +61,7 @@ class LmemCpSatPlannerTest {
    * exists: x at 0 (bank 0), z at 16 (straddling), y at 48 (bank 1), with the same peak 64. Under
    * soft/soft the lexicographic optimum trades a straddle for the conflict.
    */
-  static LmemInstance greedyTrap() {
+  public static LmemInstance greedyTrap() {
     return twoBanks(
         "greedy-trap",
         List.of(act("x", 0, 0, 16), act("y", 0, 0, 16), act("z", 0, 1, 32)),
@@ -76,7 +76,7 @@ class LmemCpSatPlannerTest {
    * buffers would need three banks: under conflict=hard no placement exists although 48 bytes fit
    * in 64.
    */
-  static LmemInstance threeInTwoBanks() {
+  public static LmemInstance threeInTwoBanks() {
     return twoBanks(
         "three-in-two-banks",
         List.of(act("a", 0, 0, 16), act("b", 0, 0, 16), act("c", 0, 0, 16)),
