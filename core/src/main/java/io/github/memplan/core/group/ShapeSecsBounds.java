@@ -372,32 +372,22 @@ public final class ShapeSecsBounds {
     }
     List<String> outs = GroupBoundary.of(graph, ops).outputs();
     long dhw = (long) secs.hsecs() * secs.wsecs();
-    if (canSplitW(graph, chip, type, outs, dhw, max.hsecs(), secs.wsecs())) {
-      return Optional.empty();
-    }
-    for (String out : outs) {
-      Tensor t = graph.tensor(out);
-      long bytes =
-          OpSemantics.ceilDiv(type.view(t.shape(), chip).w(), secs.wsecs())
-              * Math.max(1, t.dtype().bits() / 8);
-      if (bytes < MIN_W_SLICE_BYTES) {
-        return Optional.of(
-            "W secs "
-                + secs.wsecs()
-                + " leave "
-                + out
-                + "'s w slice at "
-                + bytes
-                + " bytes, under "
-                + MIN_W_SLICE_BYTES
-                + ", with h·w secs "
-                + dhw
-                + " below the max H secs "
-                + max.hsecs()
-                + " (can_split_w)");
-      }
-    }
-    return Optional.of("W secs " + secs.wsecs() + " refused by can_split_w");
+    return tooNarrowForW(graph, chip, type, outs, dhw, max.hsecs(), secs.wsecs())
+        .map(
+            out ->
+                "W secs "
+                    + secs.wsecs()
+                    + " leave "
+                    + out
+                    + "'s w slice at "
+                    + wSliceBytes(graph, chip, type, out, secs.wsecs())
+                    + " bytes, under "
+                    + MIN_W_SLICE_BYTES
+                    + ", with h·w secs "
+                    + dhw
+                    + " below the max H secs "
+                    + max.hsecs()
+                    + " (can_split_w)");
   }
 
   /**
@@ -412,17 +402,33 @@ public final class ShapeSecsBounds {
       long dhw,
       long heightMin,
       long wsecs) {
+    return tooNarrowForW(graph, chip, type, groupOuts, dhw, heightMin, wsecs).isEmpty();
+  }
+
+  /** The first group output whose w slice {@link #canSplitW} refuses, if any. */
+  private static Optional<String> tooNarrowForW(
+      Graph graph,
+      Chip chip,
+      GroupType type,
+      List<String> groupOuts,
+      long dhw,
+      long heightMin,
+      long wsecs) {
     if (dhw < heightMin && wsecs > 1) {
       for (String out : groupOuts) {
-        Tensor t = graph.tensor(out);
-        long bytes = Math.max(1, t.dtype().bits() / 8);
-        if (OpSemantics.ceilDiv(type.view(t.shape(), chip).w(), wsecs) * bytes
-            < MIN_W_SLICE_BYTES) {
-          return false;
+        if (wSliceBytes(graph, chip, type, out, wsecs) < MIN_W_SLICE_BYTES) {
+          return Optional.of(out);
         }
       }
     }
-    return true;
+    return Optional.empty();
+  }
+
+  /** The bytes of {@code out}'s w slice at {@code wsecs}: {@code ceil(w / wsecs) · dtype_bytes}. */
+  private static long wSliceBytes(Graph graph, Chip chip, GroupType type, String out, long wsecs) {
+    Tensor t = graph.tensor(out);
+    return OpSemantics.ceilDiv(type.view(t.shape(), chip).w(), wsecs)
+        * Math.max(1, t.dtype().bits() / 8);
   }
 
   /**

@@ -301,25 +301,23 @@ public final class SlicedBound {
    */
   private final class SecsRule {
     private final boolean on;
+    private final GroupType type;
+    private final List<String> outs;
     private final long maxH;
-    private final boolean[] wideEnough;
     private final List<Long> wSecs;
 
     SecsRule(List<Op> ops, GroupBoundary io, SliceRules rules, List<Long> wSecs) {
       on = rules.boundsSecs();
-      this.wSecs = wSecs;
-      GroupType type = rules.groupType(graph, ops, chip);
+      type = rules.groupType(graph, ops, chip);
+      outs = io.outputs();
       maxH = on ? ShapeSecsBounds.maxSecs(graph, ops, chip, type).hsecs() : 0;
-      wideEnough = new boolean[wSecs.size()];
-      for (int i = 0; i < wSecs.size(); i++) {
-        wideEnough[i] =
-            !on || ShapeSecsBounds.canSplitW(graph, chip, type, io.outputs(), 0, 1, wSecs.get(i));
-      }
+      this.wSecs = wSecs;
     }
 
     /** Whether a group may be cut into {@code h} H secs and the {@code wi}-th W secs. */
     boolean allows(long h, int wi) {
-      return !on || wSecs.get(wi) == 1 || h * wSecs.get(wi) >= maxH || wideEnough[wi];
+      long w = wSecs.get(wi);
+      return !on || ShapeSecsBounds.canSplitW(graph, chip, type, outs, h * w, maxH, w);
     }
   }
 
@@ -778,7 +776,7 @@ public final class SlicedBound {
       List<long[]> outer = new ArrayList<>(); // {count, a representative outer index}
       outer.add(new long[] {1, 0});
       for (int a : OUTER_FIRST) {
-        if (a == inner || counts[a] == 1 || isInner(a, inner)) {
+        if (a == inner || counts[a] == 1) { // the axes inside the inner one have one slice
           continue;
         }
         List<long[]> next = new ArrayList<>();
@@ -810,17 +808,6 @@ public final class SlicedBound {
         total += classes.get(i)[0] * steps.excess(classes.get(i)[1]);
       }
       return total / STEP_UNITS;
-    }
-
-    /** Whether axis {@code a} runs inside axis {@code inner} (c innermost, then w, h, n). */
-    private static boolean isInner(int a, int inner) {
-      int ia = 0;
-      int ii = 0;
-      for (int i = 0; i < INNER_FIRST.length; i++) {
-        ia = INNER_FIRST[i] == a ? i : ia;
-        ii = INNER_FIRST[i] == inner ? i : ii;
-      }
-      return ia < ii;
     }
 
     /** The middle steps of one secs by class, each class's excess solved once. */
